@@ -16,5 +16,5 @@ main(process.argv.slice(2)).then(
   (e) => {
     process.stderr.write(`caplab: ${e && e.message ? e.message : e}\n`);
     process.exit(1);
-  }
+  },
 );

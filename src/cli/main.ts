@@ -41,7 +41,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     return command ? 0 : 2;
   }
   if (command === "--version" || command === "-v") {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
     io.out(`${(require("../../package.json") as { version: string }).version}\n`);
     return 0;
   }

@@ -34,5 +34,8 @@ export class DomainError extends Error {
 
 /** True when `e` is a {@link DomainError} (works across bundles, unlike `instanceof` alone). */
 export function isDomainError(e: unknown): e is DomainError {
-  return e instanceof DomainError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "DomainError");
+  return (
+    e instanceof DomainError ||
+    (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "DomainError")
+  );
 }

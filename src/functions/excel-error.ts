@@ -33,7 +33,9 @@ export class ExcelError extends Error {
 }
 
 export function isExcelError(e: unknown): e is ExcelError {
-  return e instanceof ExcelError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ExcelError");
+  return (
+    e instanceof ExcelError || (typeof e === "object" && e !== null && (e as { name?: unknown }).name === "ExcelError")
+  );
 }
 
 /**
