@@ -1,0 +1,375 @@
+/**
+ * Reader for iogen's subinterval and summary CSV (`docs/iogen-csv.md`).
+ *
+ * Columns are matched by header name, in any order; columns the reader does not know are kept
+ * as string labels (iogen writes one column per `--label` key and carries plan columns such as
+ * `protocol`, `Run`, `StdOrder`). Accepted dialects:
+ * - `,` delimiter with `.` decimals (what iogen writes), CRLF or LF line ends, optional UTF-8 BOM;
+ * - `;` delimiter with `,` decimals, as a European-locale Excel saves "CSV" (a value like `1,5`
+ *   in a numeric column is read as 1.5; `1.5` is accepted too).
+ *
+ * A last line that has fewer fields than the header (a run killed mid-write, a copy taken while
+ * iogen was writing) is skipped and reported as a warning; any other malformed line is an error.
+ * Missing required columns are one error naming every missing column.
+ *
+ * Cost: one pass, O(rows); the text is never split into an array of lines.
+ */
+import Papa from "papaparse";
+import { ImportProblem, ImportResult } from "./types";
+
+/** The per-subinterval / per-step measurements, named exactly like the CSV columns. */
+export const IOGEN_NUMERIC_COLUMNS = [
+  "step",
+  "subinterval",
+  "start_s",
+  "seconds",
+  "target_iops",
+  "iops",
+  "mb_s",
+  "block_size",
+  "read_pct",
+  "random_pct",
+  "queue_depth",
+  "service_ms_avg",
+  "service_ms_p50",
+  "service_ms_p90",
+  "service_ms_p99",
+  "service_ms_p999",
+  "service_ms_max",
+  "response_ms_avg",
+  "response_ms_p50",
+  "response_ms_p90",
+  "response_ms_p99",
+  "response_ms_p999",
+  "response_ms_max",
+  "avg_in_flight",
+  "late_ios",
+  "errors",
+  "cpu_busy_pct",
+  "cpu_sys_pct",
+  "cpu_iowait_pct",
+  "cpu_cores",
+  "iogen_cpu_pct",
+  "measure_seconds",
+  "achieved_pm",
+] as const;
+
+export type IogenNumericColumn = (typeof IOGEN_NUMERIC_COLUMNS)[number];
+
+/** Text columns iogen itself writes (everything else is a label). */
+export const IOGEN_TEXT_COLUMNS = ["host", "step_name", "phase", "category", "seen_enough"] as const;
+
+/** Columns without which a subinterval file cannot be analysed. */
+export const IOGEN_SUBINTERVAL_REQUIRED = ["step", "subinterval", "phase", "seconds", "category", "iops"] as const;
+/** Columns without which a summary file cannot be analysed. */
+export const IOGEN_SUMMARY_REQUIRED = ["step", "category", "iops"] as const;
+
+/** One CSV line. Numeric columns that are absent or empty are `null`. */
+export interface IogenRow {
+  /** 1-based line number in the file (header = line 1). */
+  line: number;
+  host: string;
+  step_name: string;
+  /** `warmup` or `measure` (subinterval files); `measure` for summary rows. */
+  phase: string;
+  /** `overall`, `read` or `write`. */
+  category: string;
+  /** Summary files: `yes`, `no` or `off`; empty in subinterval files. */
+  seen_enough: string;
+  values: Record<IogenNumericColumn, number | null>;
+  /** Every column iogen does not define, by header name, as text. */
+  labels: Record<string, string>;
+}
+
+export type IogenCsvKind = "subinterval" | "summary";
+
+export interface IogenCsvResult extends ImportResult<IogenRow> {
+  kind: IogenCsvKind;
+  /** Header names in file order (BOM removed, trimmed). */
+  header: string[];
+  /** Label columns in file order. */
+  labelColumns: string[];
+  delimiter: string;
+}
+
+const NUMERIC_SET = new Set<string>(IOGEN_NUMERIC_COLUMNS);
+const TEXT_SET = new Set<string>(IOGEN_TEXT_COLUMNS);
+
+/** True when a header looks like an iogen CSV (enough of iogen's own columns). */
+export function looksLikeIogenHeader(header: string[]): boolean {
+  let known = 0;
+  for (const h of header) if (NUMERIC_SET.has(h) || TEXT_SET.has(h)) known++;
+  return known >= 4;
+}
+
+/** Which iogen file a header belongs to: subinterval rows carry `phase`/`subinterval`/`start_s`. */
+export function iogenKindOf(header: string[]): IogenCsvKind {
+  const set = new Set(header);
+  if (set.has("measure_seconds") || set.has("seen_enough") || set.has("achieved_pm")) return "summary";
+  return set.has("phase") || set.has("subinterval") || set.has("start_s") ? "subinterval" : "summary";
+}
+
+const DOT_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+const COMMA_NUMBER = /^[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?$/;
+
+/** Parses one numeric cell; `undefined` means "not a number". */
+function parseNumber(text: string, decimalComma: boolean): number | null | undefined {
+  const t = text.trim();
+  if (t === "") return null;
+  if (DOT_NUMBER.test(t)) return Number(t);
+  if (decimalComma && COMMA_NUMBER.test(t)) return Number(t.replace(",", "."));
+  const lower = t.toLowerCase();
+  if (lower === "nan" || lower === "inf" || lower === "-inf" || lower === "max" || lower === "n/a") return null;
+  return undefined;
+}
+
+/**
+ * Incremental row consumer: feed it the header then each record; it validates and converts.
+ * Shared by the text and the stream entry points.
+ */
+class IogenCsvBuilder {
+  readonly rows: IogenRow[] = [];
+  readonly warnings: ImportProblem[] = [];
+  readonly errors: ImportProblem[] = [];
+  header: string[] = [];
+  labelColumns: string[] = [];
+  kind: IogenCsvKind = "subinterval";
+  delimiter = ",";
+  private numericIndex: [IogenNumericColumn, number][] = [];
+  private textIndex: Partial<Record<(typeof IOGEN_TEXT_COLUMNS)[number], number>> = {};
+  private labelIndex: [string, number][] = [];
+  private pending: { fields: string[]; line: number } | null = null;
+  private dead = false;
+  private readonly maxErrors = 20;
+
+  constructor(readonly file: string) {}
+
+  /** Takes the header row; returns false (and records an error) when the file cannot be read as iogen CSV. */
+  setHeader(fields: string[], delimiter: string): boolean {
+    this.delimiter = delimiter;
+    this.header = fields.map((f, i) => (i === 0 ? f.replace(/^\uFEFF/, "") : f).trim());
+    this.kind = iogenKindOf(this.header);
+    const required = this.kind === "subinterval" ? IOGEN_SUBINTERVAL_REQUIRED : IOGEN_SUMMARY_REQUIRED;
+    const missing = required.filter((c) => !this.header.includes(c));
+    if (missing.length > 0) {
+      this.errors.push({
+        file: this.file,
+        line: 1,
+        message: `missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (iogen ${this.kind} CSV, see docs/iogen-csv.md)`,
+      });
+      this.dead = true;
+      return false;
+    }
+    const seen = new Set<string>();
+    this.header.forEach((name, i) => {
+      if (seen.has(name)) {
+        this.warnings.push({ file: this.file, line: 1, message: `duplicate column '${name}': the first one is used` });
+        return;
+      }
+      seen.add(name);
+      if (NUMERIC_SET.has(name)) this.numericIndex.push([name as IogenNumericColumn, i]);
+      else if (TEXT_SET.has(name)) this.textIndex[name as (typeof IOGEN_TEXT_COLUMNS)[number]] = i;
+      else if (name !== "") {
+        this.labelIndex.push([name, i]);
+        this.labelColumns.push(name);
+      }
+    });
+    return true;
+  }
+
+  /** Takes one record (not the header). The previous record is converted now, so the last can be judged at `finish`. */
+  add(fields: string[], line: number): void {
+    if (this.dead) return;
+    if (this.pending) this.convert(this.pending.fields, this.pending.line, false);
+    this.pending = { fields, line };
+  }
+
+  /** Ends the input; `endsWithNewline` tells whether the text's last character was a line break. */
+  finish(endsWithNewline: boolean): void {
+    if (this.pending && !this.dead) this.convert(this.pending.fields, this.pending.line, !endsWithNewline);
+    this.pending = null;
+  }
+
+  private error(line: number, message: string): void {
+    if (this.errors.length < this.maxErrors) this.errors.push({ file: this.file, line, message });
+    else if (this.errors.length === this.maxErrors) {
+      this.errors.push({ file: this.file, message: "more errors not shown" });
+    }
+  }
+
+  private convert(fields: string[], line: number, mayBeTruncated: boolean): void {
+    if (fields.length === 1 && fields[0].trim() === "") return; // blank line
+    if (fields.length !== this.header.length) {
+      if (mayBeTruncated && fields.length < this.header.length) {
+        this.warnings.push({
+          file: this.file,
+          line,
+          message: `1 truncated last line skipped (${fields.length} of ${this.header.length} fields)`,
+        });
+        return;
+      }
+      this.error(line, `${fields.length} fields, the header has ${this.header.length}`);
+      return;
+    }
+    const decimalComma = this.delimiter !== ",";
+    const values = {} as Record<IogenNumericColumn, number | null>;
+    for (const c of IOGEN_NUMERIC_COLUMNS) values[c] = null;
+    for (const [name, i] of this.numericIndex) {
+      const v = parseNumber(fields[i], decimalComma);
+      if (v === undefined) {
+        if (mayBeTruncated) {
+          this.warnings.push({ file: this.file, line, message: `1 truncated last line skipped (bad ${name})` });
+          return;
+        }
+        this.error(line, `column ${name}: '${fields[i]}' is not a number`);
+        return;
+      }
+      values[name] = v;
+    }
+    if (values.iops === null) {
+      this.error(line, "column iops is empty");
+      return;
+    }
+    const text = (name: (typeof IOGEN_TEXT_COLUMNS)[number]): string => {
+      const i = this.textIndex[name];
+      return i === undefined ? "" : fields[i].trim();
+    };
+    const labels: Record<string, string> = {};
+    for (const [name, i] of this.labelIndex) labels[name] = fields[i];
+    this.rows.push({
+      line,
+      host: text("host"),
+      step_name: text("step_name"),
+      phase: this.kind === "summary" ? text("phase") || "measure" : text("phase"),
+      category: text("category") || "overall",
+      seen_enough: text("seen_enough"),
+      values,
+      labels,
+    });
+  }
+
+  result(): IogenCsvResult {
+    return {
+      file: this.file,
+      format: this.kind === "subinterval" ? "iogen-subinterval" : "iogen-summary",
+      kind: this.kind,
+      header: this.header,
+      labelColumns: this.labelColumns,
+      delimiter: this.delimiter,
+      rows: this.rows,
+      warnings: this.warnings,
+      errors: this.errors,
+    };
+  }
+}
+
+/** The delimiter of a CSV from its header line: the most frequent of `,`, `;` and tab (header names contain none). */
+export function headerDelimiter(firstLine: string): string {
+  const count = (ch: string): number => firstLine.split(ch).length - 1;
+  const candidates: [string, number][] = [
+    [",", count(",")],
+    [";", count(";")],
+    ["\t", count("\t")],
+  ];
+  candidates.sort((a, b) => b[1] - a[1]);
+  return candidates[0][1] > 0 ? candidates[0][0] : ",";
+}
+
+function firstLineOf(text: string): string {
+  const end = text.search(/\r|\n/);
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/**
+ * Reads an iogen CSV held in memory.
+ *
+ * @param text - the whole file as text (a leading BOM is allowed)
+ * @param file - the file name used in warnings and errors
+ * @returns rows, the detected kind, warnings and errors (errors mean: do not use this file)
+ * @example
+ * parseIogenCsv("step,category,phase,subinterval,seconds,iops\n1,overall,measure,1,1,5000\n", "s.csv").rows[0].values.iops
+ * // => 5000
+ */
+export function parseIogenCsv(text: string, file: string): IogenCsvResult {
+  const b = new IogenCsvBuilder(file);
+  const delimiter = headerDelimiter(firstLineOf(text));
+  let line = 0;
+  let headerDone = false;
+  Papa.parse<string[]>(text, {
+    header: false,
+    skipEmptyLines: false,
+    delimiter,
+    step: (res) => {
+      line++;
+      if (!headerDone) {
+        headerDone = true;
+        b.setHeader(res.data, delimiter);
+      } else b.add(res.data, line);
+    },
+  });
+  if (!headerDone) b.errors.push({ file, message: "empty file (no header line)" });
+  b.finish(text.endsWith("\n") || text.endsWith("\r"));
+  return b.result();
+}
+
+/**
+ * Reads an iogen CSV from a Node readable stream without holding the whole text.
+ *
+ * @param stream - a readable stream of the file (bytes or UTF-8 text)
+ * @param file - the file name used in warnings and errors
+ * @returns a promise of the same result as {@link parseIogenCsv}
+ */
+export async function parseIogenCsvStream(
+  stream: AsyncIterable<Buffer | string>,
+  file: string,
+): Promise<IogenCsvResult> {
+  const b = new IogenCsvBuilder(file);
+  const decoder = new TextDecoder("utf-8");
+  let papa: ReturnType<typeof Papa.parse> | null = null;
+  let ended: Promise<void> | null = null;
+  let line = 0;
+  let headerDone = false;
+  let head = "";
+  let lastChar = "";
+  const start = (delimiter: string): void => {
+    const duplex = Papa.parse(Papa.NODE_STREAM_INPUT, { header: false, skipEmptyLines: false, delimiter });
+    duplex.on("data", (fields: string[]) => {
+      line++;
+      if (!headerDone) {
+        headerDone = true;
+        b.setHeader(fields, delimiter);
+      } else b.add(fields, line);
+    });
+    ended = new Promise((resolve, reject) => {
+      duplex.on("end", () => resolve());
+      duplex.on("error", reject);
+    });
+    papa = duplex;
+  };
+  for await (const chunk of stream) {
+    const s = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (s.length === 0) continue;
+    lastChar = s[s.length - 1];
+    if (papa === null) {
+      head += s;
+      if (!/\r|\n/.test(head)) continue; // wait for the whole header line
+      start(headerDelimiter(firstLineOf(head)));
+      (papa as unknown as NodeJS.WritableStream).write(head);
+      head = "";
+    } else (papa as unknown as NodeJS.WritableStream).write(s);
+  }
+  const tail = decoder.decode();
+  if (papa === null) {
+    head += tail;
+    if (head.length === 0) {
+      b.errors.push({ file, message: "empty file (no header line)" });
+      return b.result();
+    }
+    start(headerDelimiter(firstLineOf(head)));
+    (papa as unknown as NodeJS.WritableStream).write(head);
+  } else if (tail.length > 0) (papa as unknown as NodeJS.WritableStream).write(tail);
+  (papa as unknown as NodeJS.WritableStream).end();
+  await ended;
+  b.finish(lastChar === "\n" || lastChar === "\r");
+  return b.result();
+}
