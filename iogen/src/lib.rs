@@ -1,0 +1,7 @@
+//! iogen: an open-loop IO load generator.
+//!
+//! Pipeline: [`cli`] parses the command line into [`options::Options`], [`target`] opens (and
+//! if needed lays out) the target, [`scheduler`] runs the arrival process against an
+//! [`engine::Engine`] and collects [`stats`], and [`output`] turns rows into CSV, JSON or a table.
+
+pub mod engine;

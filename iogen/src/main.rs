@@ -1,0 +1,3 @@
+fn main() {
+    println!("iogen: work in progress");
+}
