@@ -1,0 +1,133 @@
+/**
+ * manifest.xml: valid against Microsoft's XSDs (../shared/schemas/office-manifest/) and
+ * consistent where no schema looks (resids, namespace, shared runtime, icon files and sizes).
+ * Broken copies of the manifest prove that each check can fail.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { checkReferences, DEFAULT_SCHEMA_DIR, pngSize, validateSchema } from "../scripts/validate-manifest";
+import { encodePng, render, SIZES } from "../scripts/make-icons";
+
+const ROOT = path.resolve(__dirname, "..");
+const MANIFEST = fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8");
+const SHARED_SCHEMAS = path.resolve(ROOT, "..", "shared", "schemas");
+const HAVE_SCHEMAS = fs.existsSync(SHARED_SCHEMAS);
+if (!HAVE_SCHEMAS) {
+  console.warn(`XSD validation of manifest.xml skipped: ${SHARED_SCHEMAS} is absent (reference checks still run).`);
+}
+const xsdTest = HAVE_SCHEMAS ? test : test.skip;
+
+/** The real manifest with one substring replaced; fails loudly if the substring is not there. */
+function broken(find: string, replace: string): string {
+  expect(MANIFEST).toContain(find);
+  return MANIFEST.replace(find, replace);
+}
+
+describe("manifest.xml against the XSDs", () => {
+  xsdTest("validates against OfficeAppManifestV1_1.xsd", async () => {
+    const result = await validateSchema(MANIFEST, DEFAULT_SCHEMA_DIR);
+    expect(result.checked).toBe(true);
+    expect(result.errors).toEqual([]);
+  });
+
+  xsdTest("an element out of order is rejected", async () => {
+    const xml = broken(
+      "<Version>0.1.0.0</Version>\n  <ProviderName>Capacity Lab</ProviderName>",
+      "<ProviderName>Capacity Lab</ProviderName>\n  <Version>0.1.0.0</Version>",
+    );
+    const result = await validateSchema(xml, DEFAULT_SCHEMA_DIR);
+    expect(result.checked).toBe(true);
+    expect(result.errors.join("\n")).toMatch(/ProviderName|Version/);
+  });
+
+  xsdTest("an unknown element and a bad lifetime are rejected", async () => {
+    const unknown = await validateSchema(broken("<Runtimes>", "<Runtimes><Bogus/>"), DEFAULT_SCHEMA_DIR);
+    expect(unknown.errors.join("\n")).toMatch(/Bogus/);
+    const lifetime = await validateSchema(broken('lifetime="long"', 'lifetime="forever"'), DEFAULT_SCHEMA_DIR);
+    expect(lifetime.errors.join("\n")).toMatch(/lifetime/);
+  });
+
+  test("a missing schema directory is reported as skipped, never as valid", async () => {
+    const result = await validateSchema(MANIFEST, path.join(os.tmpdir(), "no-such-schema-dir-caplab"));
+    expect(result.checked).toBe(false);
+    expect(result.skippedReason).toMatch(/not found/);
+  });
+});
+
+describe("manifest.xml cross-references", () => {
+  test("every resid, the namespace, the shared runtime and the icons check out", () => {
+    expect(checkReferences(MANIFEST, ROOT)).toEqual([]);
+  });
+
+  test("the namespace is CAPLAB and the runtime is the task pane page", () => {
+    expect(MANIFEST).toMatch(/<bt:String id="Functions.Namespace" DefaultValue="CAPLAB"\/>/);
+    expect(MANIFEST).toMatch(/<Runtime resid="Taskpane.Url" lifetime="long"\/>/);
+  });
+
+  test("a resid that names no resource fails", () => {
+    const problems = checkReferences(
+      broken('<Label resid="TaskpaneButton.Label"/>', '<Label resid="Nope.Label"/>'),
+      ROOT,
+    );
+    expect(problems).toEqual([expect.stringMatching(/no resource has the id "Nope.Label"/)]);
+  });
+
+  test("a resid naming the wrong kind of resource fails", () => {
+    const problems = checkReferences(
+      broken('<Label resid="CapLab.Tab.Label"/>', '<Label resid="Taskpane.Url"/>'),
+      ROOT,
+    );
+    expect(problems.join("\n")).toMatch(/needs a short string, but "Taskpane.Url" is a url/);
+  });
+
+  test("a resource id defined twice fails", () => {
+    const xml = broken('<bt:String id="CapLab.Tab.Label"', '<bt:String id="CapLab.Group.Label"');
+    expect(checkReferences(xml, ROOT).join("\n")).toMatch(/"CapLab.Group.Label" is defined more than once/);
+  });
+
+  test("another namespace fails", () => {
+    const xml = broken(
+      'id="Functions.Namespace" DefaultValue="CAPLAB"',
+      'id="Functions.Namespace" DefaultValue="CONTOSO"',
+    );
+    expect(checkReferences(xml, ROOT)).toEqual([expect.stringMatching(/namespace is "CONTOSO", expected "CAPLAB"/)]);
+  });
+
+  test("a runtime page that differs from the custom-functions page fails", () => {
+    const xml = broken(
+      '<Page>\n              <SourceLocation resid="Taskpane.Url"/>',
+      '<Page>\n              <SourceLocation resid="GetStarted.LearnMoreUrl"/>',
+    );
+    expect(checkReferences(xml, ROOT).join("\n")).toMatch(
+      /CustomFunctions Page resid "GetStarted.LearnMoreUrl" differs/,
+    );
+  });
+
+  test("an icon declared at the wrong size fails", () => {
+    const xml = broken('<bt:Image size="16" resid="Icon.16x16"/>', '<bt:Image size="16" resid="Icon.32x32"/>');
+    expect(checkReferences(xml, ROOT).join("\n")).toMatch(/is 32×32 px, declared as 16×16/);
+  });
+
+  test("a missing icon file fails, and so does plain http", () => {
+    const missing = checkReferences(broken("assets/icon-80.png", "assets/icon-81.png"), ROOT);
+    expect(missing.join("\n")).toMatch(/icon-81.png does not exist/);
+    const http = checkReferences(
+      broken("https://localhost:3000/functions.js", "http://localhost:3000/functions.js"),
+      ROOT,
+    );
+    expect(http.join("\n")).toMatch(/not https/);
+  });
+
+  test("malformed XML fails", () => {
+    expect(checkReferences(MANIFEST.replace("</OfficeApp>", ""), ROOT)[0]).toMatch(/not well-formed/);
+  });
+});
+
+describe("icons", () => {
+  test.each(SIZES)("assets/icon-%i.png has its size and is what scripts/make-icons.ts draws", (size) => {
+    const file = path.join(ROOT, "assets", `icon-${size}.png`);
+    expect(pngSize(file)).toEqual({ width: size, height: size });
+    expect(fs.readFileSync(file).equals(encodePng(size, render(size)))).toBe(true);
+  });
+});
