@@ -20,6 +20,8 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
+pub mod uring;
+
 /// Direction of one IO.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum OpKind {
@@ -108,8 +110,8 @@ pub fn open_engine(kind: EngineKind, cfg: &EngineConfig) -> anyhow::Result<Box<d
     }
 }
 
-fn open_uring(_cfg: &EngineConfig) -> anyhow::Result<Box<dyn Engine>> {
-    bail!("the io_uring engine is not available in this build; use --engine sync")
+fn open_uring(cfg: &EngineConfig) -> anyhow::Result<Box<dyn Engine>> {
+    Ok(Box::new(uring::UringEngine::open(cfg)?))
 }
 
 /// A heap buffer aligned to 4096 bytes (good for `O_DIRECT`), filled with non-zero bytes.
