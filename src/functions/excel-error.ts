@@ -46,7 +46,8 @@ export function isExcelError(e: unknown): e is ExcelError {
 export function excelErrorValue(code: ExcelErrorCode, message?: string): Error {
   const cf = (globalThis as { CustomFunctions?: typeof CustomFunctions }).CustomFunctions;
   if (cf && typeof cf.Error === "function") {
-    return new cf.Error(toOfficeCode(cf, code), message);
+    // CustomFunctions.Error is an Error at run time; its typings omit `name`.
+    return new cf.Error(toOfficeCode(cf, code), message) as unknown as Error;
   }
   return new ExcelError(code, message ?? code);
 }
@@ -73,7 +74,7 @@ export function toExcelError(e: unknown): Error {
   if (isDomainError(e)) return excelErrorValue(CODE_BY_KIND[e.kind], e.message);
   if (isExcelError(e)) return excelErrorValue(e.code, e.message);
   const cf = (globalThis as { CustomFunctions?: typeof CustomFunctions }).CustomFunctions;
-  if (cf && e instanceof cf.Error) return e;
+  if (cf && e instanceof cf.Error) return e as unknown as Error;
   const message = e instanceof Error ? e.message : String(e);
   return excelErrorValue("#VALUE!", `internal error: ${message}`);
 }
