@@ -1,0 +1,160 @@
+/**
+ * Builds the add-in into dist/ (`npm run build`; `npm run dev-server` serves it on https://localhost:3000).
+ *
+ * dist/ gets: taskpane.html (the shared runtime's page: it loads taskpane.js, functions.js and
+ * commands.js), functions.js + functions.json (metadata generated from the JSDoc of
+ * src/functions/functions.ts), commands.html, help.html (from docs/functions/*.md),
+ * taskpane.css, assets/ and manifest.xml.
+ *
+ * URLs: the manifest and the functions' help URLs point at https://localhost:3000/. Set
+ * ADDIN_URL=https://host/path/ for a production build served elsewhere: every
+ * https://localhost:3000/ in manifest.xml and functions.json is rewritten to it.
+ */
+const path = require("path");
+const CopyWebpackPlugin = require("copy-webpack-plugin");
+const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin");
+const HtmlWebpackPlugin = require("html-webpack-plugin");
+const webpack = require("webpack");
+const { HelpPagePlugin } = require("./scripts/help-page");
+
+const DEV_URL = "https://localhost:3000/";
+const FUNCTIONS_INPUT = "./src/functions/functions.ts";
+
+/** ADDIN_URL normalised to end in "/", or the dev URL. */
+function addinUrl(dev) {
+  const url = process.env.ADDIN_URL;
+  if (dev || !url) return DEV_URL;
+  if (!/^https:\/\//.test(url)) throw new Error(`ADDIN_URL must be an https URL, got "${url}"`);
+  return url.endsWith("/") ? url : `${url}/`;
+}
+
+/** Rewrites the dev URL (and the bare dev origin, as in <AppDomain>) to the production one. */
+function rewriteUrls(text, url) {
+  if (url === DEV_URL) return text;
+  const origin = new URL(url).origin;
+  return text.split(DEV_URL).join(url).split(DEV_URL.slice(0, -1)).join(origin);
+}
+
+/** The functions' metadata, once custom-functions-metadata-plugin has generated it for this compilation. */
+function functionsMetadata() {
+  const result = CustomFunctionsMetadataPlugin.generateResults[FUNCTIONS_INPUT];
+  return result ? JSON.parse(result.metadataJson).functions : [];
+}
+
+/** What the task pane lists: id, one-line description, parameters, help anchor. */
+function functionSummaries() {
+  return functionsMetadata().map((f) => ({
+    id: f.id,
+    name: f.name,
+    description: f.description || "",
+    helpUrl: f.helpUrl || "",
+    parameters: (f.parameters || []).map((p) => ({ name: p.name, optional: Boolean(p.optional) })),
+  }));
+}
+
+module.exports = async (env, options) => {
+  const dev = options.mode === "development";
+  const url = addinUrl(dev);
+  const config = {
+    devtool: "source-map",
+    entry: {
+      taskpane: "./src/taskpane/taskpane.ts",
+      functions: FUNCTIONS_INPUT,
+      commands: "./src/commands/commands.ts",
+    },
+    output: {
+      path: path.resolve(__dirname, "dist"),
+      filename: "[name].js",
+      clean: true,
+    },
+    resolve: {
+      extensions: [".ts", ".js"],
+    },
+    module: {
+      rules: [
+        {
+          test: /\.ts$/,
+          exclude: /node_modules/,
+          use: {
+            loader: "ts-loader",
+            options: {
+              // Type-check what is bundled, not every test and bench file of the project.
+              onlyCompileBundledFiles: true,
+              // ES modules let webpack tree-shake the libraries the core uses.
+              compilerOptions: { module: "es2020", moduleResolution: "node" },
+            },
+          },
+        },
+      ],
+    },
+    // The functions bundle carries statistics libraries; size hints would only be noise.
+    performance: { hints: false },
+    plugins: [
+      new CustomFunctionsMetadataPlugin({ input: FUNCTIONS_INPUT, output: "functions.json" }),
+      new webpack.DefinePlugin({
+        // Read when taskpane.ts is compiled, i.e. after the metadata plugin has parsed functions.ts;
+        // recomputed in watch mode when functions.ts changes.
+        __CAPLAB_FUNCTIONS__: webpack.DefinePlugin.runtimeValue(() => JSON.stringify(functionSummaries()), {
+          fileDependencies: [path.resolve(__dirname, FUNCTIONS_INPUT)],
+        }),
+      }),
+      new HtmlWebpackPlugin({
+        filename: "taskpane.html",
+        template: "./src/taskpane/taskpane.html",
+        // Shared runtime: the one page holds the task pane, the custom functions and the ribbon commands.
+        chunks: ["functions", "commands", "taskpane"],
+        scriptLoading: "defer",
+      }),
+      new HtmlWebpackPlugin({
+        filename: "commands.html",
+        template: "./src/commands/commands.html",
+        chunks: ["commands"],
+        scriptLoading: "defer",
+      }),
+      new HelpPagePlugin({
+        docsDir: path.resolve(__dirname, "docs", "functions"),
+        summaries: () => Object.fromEntries(functionsMetadata().map((f) => [f.id, f.description || ""])),
+      }),
+      new CopyWebpackPlugin({
+        patterns: [
+          { from: "assets/*.png", to: "assets/[name][ext]" },
+          { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
+          {
+            from: "manifest.xml",
+            to: "manifest.xml",
+            transform: (content) => rewriteUrls(content.toString(), url),
+          },
+        ],
+      }),
+      {
+        // functions.json's helpUrls follow ADDIN_URL too (the metadata plugin writes them verbatim).
+        apply(compiler) {
+          compiler.hooks.thisCompilation.tap("RewriteHelpUrls", (compilation) => {
+            compilation.hooks.processAssets.tap(
+              { name: "RewriteHelpUrls", stage: webpack.Compilation.PROCESS_ASSETS_STAGE_OPTIMIZE },
+              () => {
+                const asset = compilation.getAsset("functions.json");
+                if (asset && url !== DEV_URL) {
+                  const text = rewriteUrls(asset.source.source().toString(), url);
+                  compilation.updateAsset("functions.json", new webpack.sources.RawSource(text));
+                }
+              },
+            );
+          });
+        },
+      },
+    ],
+  };
+
+  if (env && env.WEBPACK_SERVE) {
+    // Only `webpack serve` needs the trusted localhost certificate; build and test never do.
+    const devCerts = require("office-addin-dev-certs");
+    config.devServer = {
+      static: { directory: path.resolve(__dirname, "dist") },
+      headers: { "Access-Control-Allow-Origin": "*" },
+      server: { type: "https", options: await devCerts.getHttpsServerOptions() },
+      port: Number(process.env.npm_package_config_dev_server_port) || 3000,
+    };
+  }
+  return config;
+};
