@@ -1,0 +1,214 @@
+/**
+ * Generates tests/vectors/seen_enough.json: SEEN_ENOUGH cases shared by the TypeScript core (Jest,
+ * tests/core/seen-enough.test.ts) and the Rust IO generator, which implements the same rule from
+ * docs/functions/SEEN_ENOUGH.md. Run: `npx tsx tests/vectors/generate-seen-enough.ts`.
+ *
+ * Seeded (seedrandom, one seed string per case), so the file is reproducible. Numbers are written by
+ * JSON.stringify, i.e. the shortest decimal that round-trips the double (full precision); samples are
+ * rounded to 4 decimals first so every reader parses exactly the same doubles.
+ *
+ * Tolerances for readers: `from`, `samples`, `seen_enough` exact; floats 1e-9 relative. To make that
+ * safe the generator refuses "knife-edge" cases: every window tried before the answer must miss the
+ * accuracy by more than 1e-6 relative, and the passing window must beat it by more than 1e-6 (so a
+ * last-bit difference in a t quantile cannot flip a decision).
+ */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import seedrandom from "seedrandom";
+import {
+  seenEnough,
+  shortestWindow,
+  windowHalfWidth,
+  ar1Rho,
+  lag1Autocorrelation,
+  type SeenEnoughMethod,
+} from "../../src/core/seen-enough";
+
+interface Case {
+  name: string;
+  samples: number[];
+  accuracy: number;
+  confidence: number;
+  min_samples: number;
+  method: SeenEnoughMethod;
+}
+
+const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
+
+function normals(seed: string): () => number {
+  const rng = seedrandom(seed);
+  return () => {
+    const u = 1 - rng();
+    const v = rng();
+    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
+  };
+}
+
+/** AR(1) around `mean` with innovation SD `sigma`, stationary start. */
+function ar1(seed: string, n: number, mean: number, rho: number, sigma: number): number[] {
+  const z = normals(seed);
+  let d = (z() * sigma) / Math.sqrt(1 - rho * rho);
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(round4(mean + d));
+    d = rho * d + sigma * z();
+  }
+  return out;
+}
+
+function noisy(seed: string, base: (i: number) => number, n: number, sigma: number): number[] {
+  const z = normals(seed);
+  return Array.from({ length: n }, (_, i) => round4(base(i) + sigma * z()));
+}
+
+const ISSUE = [100, 102, 98, 101, 99, 100, 101, 99, 100, 100];
+const METHODS: SeenEnoughMethod[] = ["iid", "ivy", "ar1"];
+const cases: Case[] = [];
+const add = (
+  name: string,
+  samples: number[],
+  method: SeenEnoughMethod,
+  accuracy = 0.05,
+  confidence = 0.95,
+  minSamples = 5,
+): void => {
+  cases.push({ name, samples, accuracy, confidence, min_samples: minSamples, method });
+};
+
+// The issue's three worked examples, and the same series under "ar1" (too short: whole series, FALSE).
+add("issue example 1 (ivy, 5%)", ISSUE, "ivy", 0.05, 0.95, 4);
+add("issue example 2 (iid, 1%)", ISSUE, "iid", 0.01, 0.95, 4);
+add("issue example 3 (ivy, 1%, no window passes)", ISSUE, "ivy", 0.01, 0.95, 4);
+add("issue series, ar1 (shorter than 30: not seen enough)", ISSUE, "ar1", 0.01, 0.95, 4);
+
+// Stationary AR(1) noise, each method.
+for (const rho of [0, 0.5, 0.9]) {
+  for (const method of METHODS) {
+    add(`AR(1) rho ${rho}, 120 samples, ${method}`, ar1(`ar1|${rho}`, 120, 1000, rho, 200 * (1 - rho)), method);
+  }
+}
+add("AR(1) rho 0.3, 200 samples, ar1, 2%", ar1("ar1|0.3|long", 200, 5000, 0.3, 300), "ar1", 0.02);
+add("AR(1) rho 0.6, 60 samples, ar1, 99%", ar1("ar1|0.6|short", 60, 250, 0.6, 8), "ar1", 0.05, 0.99);
+add("AR(1) rho 0, 40 samples, iid, 90%, min 10", ar1("ar1|0|mid", 40, 80, 0, 10), "iid", 0.05, 0.9, 10);
+
+// Trends: a steady climb never settles (FALSE, smallest h), a warm-up ramp that then levels off.
+for (const method of METHODS) {
+  add(
+    `linear trend, ${method}`,
+    noisy("trend", (i) => 100 + 2 * i, 60, 3),
+    method,
+    0.02,
+  );
+  add(
+    `ramp then plateau, ${method}`,
+    noisy("ramp", (i) => (i < 20 ? 500 + 25 * i : 1000), 90, 20),
+    method,
+  );
+}
+
+// Steps: the level jumps; windows reaching back across the step are wide.
+for (const method of METHODS) {
+  add(
+    `step up at 40, ${method}`,
+    noisy("step", (i) => (i < 40 ? 800 : 1200), 80, 15),
+    method,
+    0.02,
+  );
+}
+add(
+  "step down at 50, ar1, min 10",
+  noisy("stepdown", (i) => (i < 50 ? 3000 : 2000), 90, 40),
+  "ar1",
+  0.01,
+  0.95,
+  10,
+);
+
+// Constant series: s = 0, h = 0 (the first candidate window passes); "ar1" takes r = 0.
+add("constant 40 samples, iid", Array(40).fill(250), "iid");
+add("constant 40 samples, ar1", Array(40).fill(250), "ar1");
+add("constant 3 samples, ivy (shorter than min_samples)", [7, 7, 7], "ivy");
+
+// Short series.
+add("two samples, iid, min 2", [100, 101], "iid", 0.05, 0.95, 2);
+add("four samples, iid, min 5 (too short)", [100, 101, 99, 100], "iid");
+add(
+  "twelve samples, ar1 (too short)",
+  noisy("short", () => 40, 12, 1),
+  "ar1",
+);
+add("one sample (error)", [100], "iid");
+add("no samples (error)", [], "ar1");
+
+// Zero and negative means.
+add("all zero (error)", Array(10).fill(0), "iid");
+add("alternating +1/-1: even windows have mean 0", [1, -1, 1, -1, 1, -1, 1, -1, 1], "iid", 0.05, 0.95, 2);
+add(
+  "negative mean, iid",
+  noisy("neg", () => -500, 30, 10),
+  "iid",
+);
+add("negative mean, ar1", ar1("neg|ar1", 60, -500, 0.4, 10), "ar1");
+
+// Options at the edges.
+add("min_samples 40 larger than ar1's 30", ar1("min40", 70, 100, 0.2, 5), "ar1", 0.05, 0.95, 40);
+add(
+  "loose accuracy 20%, confidence 80% (ivy menu)",
+  noisy("loose", () => 100, 25, 30),
+  "ivy",
+  0.2,
+  0.8,
+  5,
+);
+add("bad accuracy 0 (error)", ISSUE, "iid", 0);
+add("bad confidence 1 (error)", ISSUE, "iid", 0.05, 1);
+add("bad min_samples 0 (error)", ISSUE, "iid", 0.05, 0.95, 0);
+
+/** Throws when a decision is within 1e-6 (relative) of the accuracy. */
+function checkMargin(c: Case): void {
+  const n = c.samples.length;
+  const rho = c.method === "ar1" ? ar1Rho(lag1Autocorrelation(c.samples, 0, n), n) : 0;
+  const lmin = shortestWindow(c.method, c.min_samples);
+  for (let length = lmin; length <= n; length++) {
+    const { h } = windowHalfWidth(c.samples, n - length, n, c.confidence, c.method, rho);
+    if (Math.abs(h - c.accuracy) <= 1e-6 * c.accuracy) throw new Error(`${c.name}: knife-edge window of ${length}`);
+    if (h <= c.accuracy) return;
+  }
+}
+
+const out = cases.map((c) => {
+  let expected: Record<string, unknown>;
+  try {
+    const r = seenEnough(c.samples, {
+      accuracy: c.accuracy,
+      confidence: c.confidence,
+      minSamples: c.min_samples,
+      method: c.method,
+    });
+    checkMargin(c);
+    expected = {
+      seen_enough: r.seenEnough,
+      from: r.from,
+      samples: r.samples,
+      mean: r.mean,
+      achieved: r.achieved,
+      required: r.required,
+    };
+  } catch (e) {
+    if (e instanceof Error && e.name === "DomainError") expected = { error: e.message };
+    else throw e;
+  }
+  return { ...c, expected };
+});
+
+const doc = {
+  description:
+    "SEEN_ENOUGH test vectors (docs/functions/SEEN_ENOUGH.md), generated by tests/vectors/generate-seen-enough.ts " +
+    "(seeded). Checked by tests/core/seen-enough.test.ts and by the Rust IO generator. seen_enough, from (1-based) " +
+    "and samples must match exactly; mean, achieved and required to 1e-9 relative. An expected.error case must " +
+    "fail (the message names the argument; its wording need not match).",
+  cases: out,
+};
+const path = join(__dirname, "seen_enough.json");
+writeFileSync(path, JSON.stringify(doc, null, 2) + "\n");
+console.log(`wrote ${out.length} cases to ${path}`);
