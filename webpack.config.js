@@ -158,3 +158,6 @@ module.exports = async (env, options) => {
   }
   return config;
 };
+
+// For tests: the URL rewriting applied to manifest.xml and functions.json when ADDIN_URL is set.
+module.exports.rewriteUrls = rewriteUrls;

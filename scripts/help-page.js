@@ -88,7 +88,7 @@ async function renderHelpPage(docsDir, summaries = {}) {
       <img src="assets/icon-32.png" alt="" width="32" height="32" />
       <div>
         <h1>Capacity Lab functions</h1>
-        <p>Type <code>=CAPLAB.</code> in a cell to use them. Every function below gives an Excel error with a message, never a wrong number.</p>
+        <p>Type <code>=CAPLAB.</code> in a cell to use them. A bad argument gives an Excel error (#VALUE!, #NUM!) whose message names the argument.</p>
       </div>
     </header>
     <main>
