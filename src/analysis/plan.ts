@@ -40,7 +40,12 @@ export interface TablePlan {
   name: string;
   columns: ColumnPlan[];
   rows: CellValue[][];
-  /** Where the header row starts (0-based), default row 0 col 0 of the sheet's content area. */
+  /**
+   * Where the header row is, as a 0-based sheet position (row 0 = Excel row 1). Grid renderers
+   * (xlsx, Office.js) write the sheet's `notes` in column A from row 0 down, and place each table
+   * at `at`; FormulaCell formulas in the rows refer to cells by these positions. When absent, a
+   * renderer places the table below the notes and the previous table, one blank row between.
+   */
   at?: { row: number; col: number };
 }
 

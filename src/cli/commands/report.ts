@@ -1,0 +1,190 @@
+/**
+ * `caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--response COL] [--force]`
+ *
+ * Reads iogen CSV (subinterval and/or summary) and fio JSON files, builds the lab analysis plan
+ * (`src/analysis/lab-plan.ts`) and writes it as .xlsx (ExcelJS) and optionally as a self-contained
+ * HTML report with charts. All inputs are read and the whole report is rendered in memory before
+ * anything is written; if any input fails, nothing is written (exit 1). Bad usage exits 2.
+ *
+ * Outputs are written to a temporary file and renamed into place. An existing output is replaced
+ * only with `--force`; an output that is one of the inputs is always refused.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { CliIo } from "../io";
+import { readLabStream, LabFileResult } from "../../import/detect";
+import { formatProblem } from "../../import/types";
+import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
+import { isDomainError } from "../../core/errors";
+import { renderXlsx, writeFileAtomic } from "../../report/xlsx";
+import { renderHtml } from "../../report/html";
+
+export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";
+
+const HELP = `Usage: caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--response COL] [--force]
+
+Reads lab results and writes the analysis workbook (sheets Summary, Steps, Model, Fit,
+Subintervals; see docs/analysis.md).
+
+Inputs (format recognised from the contents):
+  iogen subinterval CSV and/or summary CSV (docs/iogen-csv.md; ',' or ';' delimited)
+  fio JSON (--output-format=json or json+), several files at once
+
+Options:
+  -o, --output OUT.xlsx   the workbook to write (required, must end in .xlsx)
+  --html OUT.html         also write an offline HTML report with the charts
+  --response COL          the response of the DoE fit (default ${DEFAULT_RESPONSE}); any numeric
+                          iogen column (e.g. iops, response_ms_avg) or numeric label column
+  --force                 replace OUT.xlsx / OUT.html when they exist
+  -h, --help              this help
+
+Nothing is written when an input cannot be read. Exit codes: 0 ok, 1 an input failed, 2 usage.
+`;
+
+interface Args {
+  inputs: string[];
+  output?: string;
+  html?: string;
+  response?: string;
+  force: boolean;
+  help: boolean;
+}
+
+class UsageError extends Error {}
+
+function parseArgs(args: string[]): Args {
+  const a: Args = { inputs: [], force: false, help: false };
+  const value = (i: number, name: string): string => {
+    const v = args[i + 1];
+    if (v === undefined || (v.startsWith("-") && v !== "-")) throw new UsageError(`${name} needs a value`);
+    return v;
+  };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const eq = arg.indexOf("=");
+    const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
+    const take = (): string => {
+      if (inline !== undefined) return inline;
+      const v = value(i, name);
+      i++;
+      return v;
+    };
+    switch (name) {
+      case "-h":
+      case "--help":
+        a.help = true;
+        break;
+      case "-o":
+      case "--output":
+        a.output = take();
+        break;
+      case "--html":
+        a.html = take();
+        break;
+      case "--response":
+        a.response = take();
+        break;
+      case "--force":
+        a.force = true;
+        break;
+      default:
+        if (arg.startsWith("-") && arg !== "-")
+          throw new UsageError(`unknown option '${arg}' (see caplab report --help)`);
+        a.inputs.push(arg);
+    }
+  }
+  return a;
+}
+
+function sameFile(a: string, b: string): boolean {
+  try {
+    return fs.realpathSync(a) === fs.realpathSync(b);
+  } catch {
+    return path.resolve(a) === path.resolve(b);
+  }
+}
+
+function checkOutput(option: string, target: string, ext: RegExp, inputs: string[], force: boolean): void {
+  if (!ext.test(target))
+    throw new UsageError(
+      `${option} ${target}: the file name must end in ${ext.source.replace(/[\\$()]/g, "").replace("|", " or ")}`,
+    );
+  if (inputs.some((i) => sameFile(i, target)))
+    throw new UsageError(`${option} ${target}: is one of the inputs; refusing to overwrite it`);
+  if (fs.existsSync(target) && !force) throw new UsageError(`${option} ${target}: exists; pass --force to replace it`);
+  const dir = path.dirname(path.resolve(target));
+  if (!fs.existsSync(dir)) throw new UsageError(`${option} ${target}: directory ${dir} does not exist`);
+}
+
+/** Runs `caplab report`; returns the exit code. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let a: Args;
+  try {
+    a = parseArgs(args);
+    if (a.help) {
+      io.out(HELP);
+      return 0;
+    }
+    if (a.inputs.length === 0) throw new UsageError("no input files (see caplab report --help)");
+    if (!a.output) throw new UsageError("-o OUT.xlsx is required");
+    checkOutput("-o", a.output, /\.xlsx$/i, a.inputs, a.force);
+    if (a.html !== undefined) {
+      checkOutput("--html", a.html, /\.(html|htm)$/i, a.inputs, a.force);
+      if (sameFile(a.html, a.output) || path.resolve(a.html) === path.resolve(a.output)) {
+        throw new UsageError("--html and -o name the same file");
+      }
+    }
+    for (const f of a.inputs) {
+      if (!fs.existsSync(f)) throw new UsageError(`${f}: no such file`);
+      if (fs.statSync(f).isDirectory()) throw new UsageError(`${f}: is a directory`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`caplab report: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  // Read everything first.
+  const results: LabFileResult[] = [];
+  for (const f of a.inputs) {
+    try {
+      results.push(await readLabStream(fs.createReadStream(f), f));
+    } catch (e) {
+      io.err(`caplab report: ${f}: ${(e as Error).message}\nNothing was written.\n`);
+      return 1;
+    }
+  }
+  const failed = results.filter((r) => r.errors.length > 0);
+  for (const r of results) for (const w of r.warnings) io.err(`warning: ${formatProblem(w)}\n`);
+  if (failed.length > 0) {
+    for (const r of failed) for (const p of r.errors) io.err(`error: ${formatProblem(p)}\n`);
+    io.err(`caplab report: ${failed.length} input file${failed.length > 1 ? "s" : ""} failed; nothing was written.\n`);
+    return 1;
+  }
+
+  // Build and render everything in memory, then write.
+  let xlsx: Buffer;
+  let html: string | undefined;
+  try {
+    const plan = buildLabPlan(results, { response: a.response });
+    xlsx = await renderXlsx(plan);
+    if (a.html !== undefined) {
+      html = renderHtml(plan);
+    }
+  } catch (e) {
+    if (isDomainError(e)) {
+      io.err(`caplab report: ${e.message}\nNothing was written.\n`);
+      return e.argument === "response" ? 2 : 1;
+    }
+    throw e;
+  }
+  writeFileAtomic(a.output, xlsx);
+  io.out(`wrote ${a.output}\n`);
+  if (a.html !== undefined && html !== undefined) {
+    writeFileAtomic(a.html, html);
+    io.out(`wrote ${a.html}\n`);
+  }
+  return 0;
+}
