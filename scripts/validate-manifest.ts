@@ -9,8 +9,8 @@
  *    names a resource of the right kind (image, URL, short or long string), no resource id is
  *    defined twice, the custom-functions namespace is `CAPLAB`, the shared runtime is one page
  *    (Runtime, CustomFunctions Page, FunctionFile and the ribbon's ShowTaskpane all name the same
- *    URL), every URL is https, and every icon the manifest names exists beside the manifest
- *    (`assets/…`) as a PNG of the pixel size it is declared at.
+ *    URL), ExecuteFunction buttons have a FunctionFile, every URL is https, and every icon the
+ *    manifest names exists beside it (`assets/…`) as a PNG of the pixel size it is declared at.
  *
  * Usage: `tsx scripts/validate-manifest.ts [manifest.xml] [--schemas DIR]`. Exit code 0 when both
  * parts pass, 1 otherwise. The schema part is skipped (with the reason printed) only when the
@@ -228,6 +228,14 @@ export function checkReferences(xml: string, baseDir: string): string[] {
     if (runtimeResid && residOf(el) !== runtimeResid) {
       problems.push(`${what} resid "${residOf(el) ?? "(none)"}" differs from the Runtime resid "${runtimeResid}"`);
     }
+  }
+  const executeActions = elements(doc, "Action").filter((a) => xsiType(a) === "ExecuteFunction");
+  if (executeActions.length > 0 && elements(doc, "FunctionFile").length === 0) {
+    problems.push("ExecuteFunction buttons need a <FunctionFile> to run in, and there is none");
+  }
+  for (const action of executeActions) {
+    if (!elements(action, "FunctionName")[0]?.textContent?.trim())
+      problems.push("an ExecuteFunction action has no FunctionName");
   }
   const defaultSource = elements(doc, "DefaultSettings")
     .map((d) => elements(d, "SourceLocation")[0]?.getAttribute("DefaultValue"))

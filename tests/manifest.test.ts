@@ -104,6 +104,13 @@ describe("manifest.xml cross-references", () => {
     );
   });
 
+  test("a command button without a FunctionFile fails", () => {
+    const xml = broken('<FunctionFile resid="Taskpane.Url"/>', "");
+    expect(checkReferences(xml, ROOT)).toEqual([
+      expect.stringMatching(/ExecuteFunction buttons need a <FunctionFile>/),
+    ]);
+  });
+
   test("an icon declared at the wrong size fails", () => {
     const xml = broken('<bt:Image size="16" resid="Icon.16x16"/>', '<bt:Image size="16" resid="Icon.32x32"/>');
     expect(checkReferences(xml, ROOT).join("\n")).toMatch(/is 32×32 px, declared as 16×16/);
