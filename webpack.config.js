@@ -150,7 +150,8 @@ module.exports = async (env, options) => {
     // Only `webpack serve` needs the trusted localhost certificate; build and test never do.
     const devCerts = require("office-addin-dev-certs");
     config.devServer = {
-      static: { directory: path.resolve(__dirname, "dist") },
+      // Everything is served from the in-memory build; no stale files from an earlier `npm run build`.
+      static: false,
       headers: { "Access-Control-Allow-Origin": "*" },
       server: { type: "https", options: await devCerts.getHttpsServerOptions() },
       port: Number(process.env.npm_package_config_dev_server_port) || 3000,
