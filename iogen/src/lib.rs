@@ -4,4 +4,12 @@
 //! if needed lays out) the target, [`scheduler`] runs the arrival process against an
 //! [`engine::Engine`] and collects [`stats`], and [`output`] turns rows into CSV, JSON or a table.
 
+pub mod arrivals;
+pub mod cpu;
 pub mod engine;
+pub mod options;
+pub mod scheduler;
+pub mod seen_enough;
+pub mod stats;
+pub mod target;
+pub mod workload;

@@ -1,0 +1,314 @@
+//! "Seen enough & stop": the same rule as the `SEEN_ENOUGH` worksheet function
+//! (`src/core/seen-enough.ts`, `docs/functions/SEEN_ENOUGH.md`), checked against the shared
+//! vectors in `tests/vectors/seen_enough.json` so the two implementations cannot drift.
+//!
+//! Candidate windows all end at the last sample and are tried shortest first, lengths
+//! `Lmin ..= n` with `Lmin = max(2, min_samples)` for `iid`/`ivy` and `max(30, min_samples)` for
+//! `ar1`. A window of length L, mean m and sample standard deviation s (divisor L − 1) passes when
+//! `h = k · t(1 − (1 − confidence)/2; L − 1) · s / √L / |m| ≤ accuracy`.
+//! k: `iid` 1; `ivy` 2 (with the correct L − 1 degrees of freedom, unlike ivy's own lookup);
+//! `ar1`: ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95) from the lag-1 autocorrelation r
+//! of all n samples,
+//! `k = √((1 + 2A)/(1 − 2A/(L − 1)))`, `A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j`.
+//! The first passing window is the answer; if none passes, the window with the smallest h
+//! (shortest on a tie); with fewer than Lmin samples, the whole series, not seen enough.
+//! Cost O(n²) time, O(1) memory.
+
+use statrs::distribution::{ContinuousCDF, StudentsT};
+use thiserror::Error;
+
+use crate::options::SeenEnoughMethod;
+
+/// Upper clip of the AR(1) coefficient estimate.
+pub const AR1_MAX_RHO: f64 = 0.95;
+/// Shortest window the `ar1` method accepts.
+pub const AR1_MIN_WINDOW: usize = 30;
+
+/// Outcome of the rule.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeenEnough {
+    /// A window passed.
+    pub seen_enough: bool,
+    /// 1-based index of the window's first sample.
+    pub from: usize,
+    /// Window length.
+    pub samples: usize,
+    /// Window mean (unit of the samples).
+    pub mean: f64,
+    /// The window's relative half-width h (a fraction).
+    pub achieved: f64,
+    /// The accuracy asked for (a fraction).
+    pub required: f64,
+}
+
+/// Inputs the rule cannot judge. Messages name the argument like the worksheet function does.
+#[derive(Debug, Error, PartialEq)]
+pub enum SeenEnoughError {
+    /// A bad argument.
+    #[error("{argument}: {problem}")]
+    Invalid {
+        /// `samples`, `accuracy`, `confidence` or `min_samples`.
+        argument: &'static str,
+        /// What is wrong.
+        problem: String,
+    },
+}
+
+fn invalid(argument: &'static str, problem: impl Into<String>) -> SeenEnoughError {
+    SeenEnoughError::Invalid { argument, problem: problem.into() }
+}
+
+/// Student's t quantile t(p; df) from statrs (agrees with @stdlib's, used by the worksheet
+/// function, to ~1e-15).
+pub fn t_quantile(p: f64, df: f64) -> f64 {
+    StudentsT::new(0.0, 1.0, df).expect("df > 0").inverse_cdf(p)
+}
+
+/// Lag-1 sample autocorrelation, two-pass: Σ(x_i − m)(x_{i+1} − m) / Σ(x_i − m)²; 0 when the
+/// values do not vary.
+pub fn lag1_autocorrelation(x: &[f64]) -> f64 {
+    let mean = x.iter().sum::<f64>() / x.len() as f64;
+    let mut den = 0.0;
+    let mut num = 0.0;
+    for i in 0..x.len() {
+        let d = x[i] - mean;
+        den += d * d;
+        if i + 1 < x.len() {
+            num += d * (x[i + 1] - mean);
+        }
+    }
+    if den > 0.0 {
+        num / den
+    } else {
+        0.0
+    }
+}
+
+/// How many standard errors of r the `ar1` method adds to its bias-corrected ρ̂.
+pub const AR1_RHO_Z: f64 = 1.5;
+
+/// ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95): r corrected for its first-order bias
+/// plus 1.5 standard errors (an upper bound, since the rule stops when data look least correlated).
+pub fn ar1_rho(r: f64, n: usize) -> f64 {
+    let n = n as f64;
+    let rho = r + (1.0 + 4.0 * r) / n + AR1_RHO_Z * ((1.0 - r * r).max(0.0) / n).sqrt();
+    if rho.is_nan() || rho <= 0.0 {
+        0.0
+    } else {
+        rho.min(AR1_MAX_RHO)
+    }
+}
+
+/// Inflation factor k of a window of `length` samples from an AR(1) process with coefficient `rho`.
+pub fn ar1_inflation(rho: f64, length: usize) -> f64 {
+    let mut a = 0.0;
+    let mut p = 1.0;
+    for j in 1..length {
+        p *= rho;
+        a += (1.0 - j as f64 / length as f64) * p;
+    }
+    ((1.0 + 2.0 * a) / (1.0 - 2.0 * a / (length as f64 - 1.0))).sqrt()
+}
+
+/// Shortest window for the method.
+pub fn shortest_window(method: SeenEnoughMethod, min_samples: usize) -> usize {
+    let floor = if method == SeenEnoughMethod::Ar1 { AR1_MIN_WINDOW } else { 2 };
+    floor.max(min_samples)
+}
+
+/// Mean and relative half-width h of `w` (h = +∞ when the mean is 0).
+fn half_width(w: &[f64], confidence: f64, method: SeenEnoughMethod, rho: f64) -> (f64, f64) {
+    let len = w.len();
+    let mean = w.iter().sum::<f64>() / len as f64;
+    let ss: f64 = w.iter().map(|v| (v - mean) * (v - mean)).sum();
+    if mean == 0.0 {
+        return (mean, f64::INFINITY);
+    }
+    let s = (ss / (len as f64 - 1.0)).sqrt();
+    let k = match method {
+        SeenEnoughMethod::Iid => 1.0,
+        SeenEnoughMethod::Ivy => 2.0,
+        SeenEnoughMethod::Ar1 => ar1_inflation(rho, len),
+    };
+    let h = k * t_quantile(1.0 - (1.0 - confidence) / 2.0, len as f64 - 1.0) * s / (len as f64).sqrt() / mean.abs();
+    (mean, h)
+}
+
+/// Apply the rule to `samples` (oldest first).
+pub fn seen_enough(
+    samples: &[f64],
+    accuracy: f64,
+    confidence: f64,
+    min_samples: usize,
+    method: SeenEnoughMethod,
+) -> Result<SeenEnough, SeenEnoughError> {
+    if !(accuracy.is_finite() && accuracy > 0.0) {
+        return Err(invalid("accuracy", format!("must be a fraction > 0 (0.05 = ±5%), got {accuracy}")));
+    }
+    if !(confidence > 0.0 && confidence < 1.0) {
+        return Err(invalid("confidence", format!("must be in (0, 1) (0.95 = 95%), got {confidence}")));
+    }
+    if min_samples < 1 {
+        return Err(invalid("min_samples", "must be a whole number ≥ 1"));
+    }
+    if let Some(i) = samples.iter().position(|v| !v.is_finite()) {
+        return Err(invalid("samples", format!("value {} is not a finite number ({})", i + 1, samples[i])));
+    }
+    let n = samples.len();
+    if n < 2 {
+        return Err(invalid("samples", format!("need at least 2 values, got {n}")));
+    }
+    let rho = if method == SeenEnoughMethod::Ar1 { ar1_rho(lag1_autocorrelation(samples), n) } else { 0.0 };
+    let lmin = shortest_window(method, min_samples);
+    if n < lmin {
+        let (mean, h) = half_width(samples, confidence, method, rho);
+        if h.is_infinite() {
+            return Err(invalid("samples", "the mean is 0, so no relative accuracy exists"));
+        }
+        return Ok(SeenEnough { seen_enough: false, from: 1, samples: n, mean, achieved: h, required: accuracy });
+    }
+    let mut best: Option<(usize, f64, f64)> = None;
+    for len in lmin..=n {
+        let start = n - len;
+        let (mean, h) = half_width(&samples[start..], confidence, method, rho);
+        if h <= accuracy {
+            return Ok(SeenEnough {
+                seen_enough: true,
+                from: start + 1,
+                samples: len,
+                mean,
+                achieved: h,
+                required: accuracy,
+            });
+        }
+        if best.is_none_or(|(_, _, bh)| h < bh) {
+            best = Some((start, mean, h));
+        }
+    }
+    match best {
+        Some((start, mean, h)) if h.is_finite() => Ok(SeenEnough {
+            seen_enough: false,
+            from: start + 1,
+            samples: n - start,
+            mean,
+            achieved: h,
+            required: accuracy,
+        }),
+        _ => Err(invalid("samples", "every candidate window has mean 0, so no relative accuracy exists")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const SERIES: [f64; 10] = [100.0, 102.0, 98.0, 101.0, 99.0, 100.0, 101.0, 99.0, 100.0, 100.0];
+
+    fn close(a: f64, b: f64, rel: f64) -> bool {
+        (a - b).abs() <= rel * b.abs().max(1e-300)
+    }
+
+    #[test]
+    fn t_quantile_is_accurate() {
+        // Reference: @stdlib/stats-base-dists-t-quantile, the TypeScript side's quantile
+        // (node -e 'require("@stdlib/stats-base-dists-t-quantile")(0.975, 9)').
+        for (p, df, want) in
+            [(0.975, 9.0, 2.262157162798205), (0.995, 3.0, 5.840909309733356), (0.95, 120.0, 1.657650899355235)]
+        {
+            assert!(close(t_quantile(p, df), want, 1e-12), "t({p}; {df}) = {}", t_quantile(p, df));
+        }
+    }
+
+    #[test]
+    fn worked_examples_from_the_issue() {
+        let r = seen_enough(&SERIES, 0.05, 0.95, 4, SeenEnoughMethod::Ivy).unwrap();
+        assert!(r.seen_enough && r.from == 7 && r.samples == 4 && close(r.mean, 100.0, 1e-15));
+        assert!(close(r.achieved, 0.0259845653, 1e-8), "{}", r.achieved);
+        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Iid).unwrap();
+        assert!(r.seen_enough && r.from == 6 && r.samples == 5);
+        assert!(close(r.achieved, 0.0087798903, 1e-8), "{}", r.achieved);
+        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Ivy).unwrap();
+        assert!(!r.seen_enough && r.from == 4 && r.samples == 7);
+        assert!(close(r.achieved, 0.0151026678, 1e-8), "{}", r.achieved);
+    }
+
+    #[test]
+    fn bad_inputs_are_errors() {
+        assert!(seen_enough(&[1.0], 0.05, 0.95, 5, SeenEnoughMethod::Iid).is_err());
+        assert!(seen_enough(&[1.0, f64::NAN], 0.05, 0.95, 5, SeenEnoughMethod::Iid).is_err());
+        assert!(seen_enough(&SERIES, 0.0, 0.95, 5, SeenEnoughMethod::Iid).is_err());
+        assert!(seen_enough(&SERIES, 0.05, 1.0, 5, SeenEnoughMethod::Iid).is_err());
+        assert!(seen_enough(&[0.0, 0.0, 0.0], 0.05, 0.95, 2, SeenEnoughMethod::Iid).is_err());
+    }
+
+    /// Every case of the vectors shared with the Jest suite.
+    #[test]
+    fn agrees_with_the_shared_vectors() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/seen_enough.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        let cases = doc.get("cases").and_then(|c| c.as_array()).or_else(|| doc.as_array()).expect("a list of cases");
+        assert!(cases.len() >= 30, "only {} cases", cases.len());
+        let mut checked = 0;
+        for case in cases {
+            checked += super::vector_tests::check_case(case);
+        }
+        assert_eq!(checked, cases.len());
+    }
+}
+
+#[cfg(test)]
+mod vector_tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn method(v: Option<&Value>) -> SeenEnoughMethod {
+        match v.and_then(|m| m.as_str()).unwrap_or("ar1") {
+            "iid" => SeenEnoughMethod::Iid,
+            "ivy" => SeenEnoughMethod::Ivy,
+            "ar1" => SeenEnoughMethod::Ar1,
+            other => panic!("unknown method {other}"),
+        }
+    }
+
+    /// Check one vector case; returns 1 when checked.
+    pub fn check_case(case: &Value) -> usize {
+        let name = case.get("name").and_then(|n| n.as_str()).unwrap_or("?").to_string();
+        let input = case.get("input").unwrap_or(case);
+        let samples: Vec<f64> = input["samples"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{name}: samples"))
+            .iter()
+            .map(|v| v.as_f64().unwrap_or(f64::NAN))
+            .collect();
+        let accuracy = input.get("accuracy").and_then(|v| v.as_f64()).unwrap_or(0.05);
+        let confidence = input.get("confidence").and_then(|v| v.as_f64()).unwrap_or(0.95);
+        let min_samples = input.get("min_samples").or(input.get("minSamples")).and_then(|v| v.as_u64()).unwrap_or(5);
+        let m = method(input.get("method"));
+        let got = seen_enough(&samples, accuracy, confidence, min_samples as usize, m);
+        let expected = case.get("expected").unwrap_or_else(|| panic!("{name}: expected"));
+        let tol = case.get("tolerance").and_then(|v| v.as_f64()).unwrap_or(1e-9);
+        if expected.get("error").is_some() || case.get("error").is_some() {
+            assert!(got.is_err(), "{name}: expected an error, got {got:?}");
+            return 1;
+        }
+        let got = got.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let b = |k: &str, alt: &str| expected.get(k).or(expected.get(alt));
+        if let Some(v) = b("seen_enough", "seenEnough") {
+            assert_eq!(Some(got.seen_enough), v.as_bool(), "{name}: seen_enough");
+        }
+        if let Some(v) = b("from", "from") {
+            assert_eq!(Some(got.from as u64), v.as_u64(), "{name}: from");
+        }
+        if let Some(v) = b("samples", "samples") {
+            assert_eq!(Some(got.samples as u64), v.as_u64(), "{name}: samples");
+        }
+        for (key, value) in [("mean", got.mean), ("achieved", got.achieved)] {
+            if let Some(e) = expected.get(key).and_then(|v| v.as_f64()) {
+                assert!((value - e).abs() <= tol * e.abs().max(1.0), "{name}: {key} {value} vs {e} (tol {tol})");
+            }
+        }
+        1
+    }
+}
