@@ -1,0 +1,193 @@
+/**
+ * DOE_FIT: R's summary(lm(y ~ (a + b + …)^order)) for designed experiments. Pure; throws only
+ * DomainError.
+ */
+import tCdf from "@stdlib/stats-base-dists-t-cdf";
+import fCdf from "@stdlib/stats-base-dists-f-cdf";
+import { DomainError } from "./errors";
+import { leastSquares } from "./least-squares";
+import { lenthPse } from "./lenth";
+import { modelMatrix, type FactorCoding } from "./model-matrix";
+
+export interface DoeFitOptions {
+  /** Highest interaction order (default 2), as in R's (a + b + c)^order. */
+  order?: number;
+  /** "coded" (default): factors scaled to [−1, +1]; "raw": numbers as given. */
+  coding?: FactorCoding;
+  /** Fit an intercept (default true). */
+  intercept?: boolean;
+}
+
+export interface DoeFitTerm {
+  /** "(Intercept)", a factor name, or "A:B" … */
+  name: string;
+  /** Coefficient (null when aliased). */
+  estimate: number | null;
+  /** Standard error (residual-based, or Lenth's PSE); null when aliased or not available. */
+  stdError: number | null;
+  /** estimate / stdError; null when not available. */
+  tValue: number | null;
+  /** Two-sided p-value of tValue; null when not available. */
+  pValue: number | null;
+  /** True when the term cannot be estimated (linearly dependent on earlier terms). */
+  aliased: boolean;
+}
+
+export interface DoeFitResult {
+  terms: DoeFitTerm[];
+  /** √(RSS / residualDf), unit of the response; null when residualDf = 0. */
+  residualStandardError: number | null;
+  /** observations − rank. */
+  residualDf: number;
+  /** 1 − RSS/TSS (TSS about the mean with an intercept, about 0 without: uncentred, as R and NIST). */
+  rSquared: number | null;
+  /** 1 − (1 − R²)(n − i)/residualDf, i = 1 with an intercept else 0; null when residualDf = 0. */
+  adjRSquared: number | null;
+  /** Overall F statistic; null when residualDf = 0 or there is no non-intercept term. */
+  fStatistic: number | null;
+  /** rank − 1 with an intercept, rank without. */
+  fNumeratorDf: number;
+  /** residualDf. */
+  fDenominatorDf: number;
+  /** Upper-tail F probability; null when fStatistic is null. */
+  fPValue: number | null;
+  /** Rows used (rows with a blank response are skipped). */
+  observations: number;
+  /** Rows skipped because their response was blank. */
+  skipped: number;
+  /** Where significance comes from: the residuals, or Lenth's PSE (zero residual df). */
+  significanceFrom: "residuals" | "lenth";
+  /** Degrees of freedom of the t tests (residualDf, or m/3 under Lenth). */
+  tDf: number;
+}
+
+/**
+ * Least-squares fit of a designed experiment with all interactions up to `order`, reported like R's
+ * `summary(lm(y ~ (f1 + … + fm)^order))`.
+ *
+ * Model matrix: {@link modelMatrix} — R's term order; "coded" scales each numeric factor to [−1, +1]
+ * by (x − mid)/half-range (two levels → −1/+1 exactly as DoE.base's contr.FrF2); a text factor must
+ * have two levels, alphabetically first → −1. Fit: {@link leastSquares} (Householder QR with R's
+ * limited pivoting; aliased terms are reported, not dropped). SE_j = σ̂ √[(R'R)⁻¹]_jj with
+ * σ̂² = RSS/(n − rank); t = b/SE, p = 2·P(T > |t|) on n − rank df (@stdlib t-cdf);
+ * F = ((TSS − RSS)/df₁)/(RSS/df₂), p from @stdlib f-cdf. R² is uncentred without an intercept.
+ * When n − rank = 0 (an unreplicated full model) significance comes from Lenth's PSE over the
+ * non-intercept estimates ({@link lenthPse}): SE = PSE for every effect, t on m/3 df; the
+ * intercept then has no SE.
+ *
+ * Cost: O(n p²) with p the number of terms.
+ *
+ * @param names Factor names (unique).
+ * @param columns One array of cells per factor (numbers or text), each of length n.
+ * @param response n responses (unit of the measurement); null = blank, the row is skipped.
+ * @param options.order Interaction order (default 2). options.coding "coded" | "raw" (default
+ *   "coded"). options.intercept (default true).
+ * @returns Terms (estimate, stdError, tValue, pValue, aliased) and the summary statistics.
+ * @throws DomainError("response", …) for a non-finite response or fewer usable rows than 1;
+ *   DomainError("factors", …) for bad factors (see modelMatrix); DomainError("order" | "coding", …).
+ * @example
+ * doeFit(["A"], [[-1, 1, -1, 1]], [1, 3, 1.2, 2.8]).terms[1].estimate; // => 0.9
+ */
+export function doeFit(
+  names: readonly string[],
+  columns: readonly (readonly (number | string)[])[],
+  response: readonly (number | null)[],
+  options: DoeFitOptions = {},
+): DoeFitResult {
+  const order = options.order ?? 2;
+  const coding = options.coding ?? "coded";
+  const intercept = options.intercept ?? true;
+  if (coding !== "coded" && coding !== "raw") {
+    throw new DomainError("coding", `must be "coded" or "raw", got "${String(coding)}"`, "value");
+  }
+  columns.forEach((c, j) => {
+    if (c.length !== response.length) {
+      throw new DomainError(
+        "factors",
+        `factor "${names[j]}" has ${c.length} values, response has ${response.length}`,
+        "value",
+      );
+    }
+  });
+  const keep: number[] = [];
+  response.forEach((v, i) => {
+    if (v === null) return;
+    if (typeof v !== "number" || !Number.isFinite(v)) {
+      throw new DomainError("response", `row ${i + 1} is not a finite number`, "value");
+    }
+    keep.push(i);
+  });
+  const n = keep.length;
+  if (n === 0) throw new DomainError("response", "has no values", "value");
+  const y = keep.map((i) => response[i] as number);
+  const cols = columns.map((c) => keep.map((i) => c[i]));
+  const mm = modelMatrix(names, cols, order, coding, intercept);
+  const fit = leastSquares(mm.columns, y);
+  const residualDf = n - fit.rank;
+
+  let tss = 0;
+  if (intercept) {
+    const mean = y.reduce((a, b) => a + b, 0) / n;
+    for (const v of y) tss += (v - mean) ** 2;
+  } else {
+    for (const v of y) tss += v * v;
+  }
+  const fNumeratorDf = intercept ? fit.rank - 1 : fit.rank;
+  const rSquared = tss > 0 ? 1 - fit.rss / tss : null;
+
+  let significanceFrom: "residuals" | "lenth" = "residuals";
+  let se: (j: number) => number | null;
+  let tDf = residualDf;
+  let sigma: number | null = null;
+  if (residualDf > 0) {
+    sigma = Math.sqrt(fit.rss / residualDf);
+    se = (j) =>
+      fit.unscaledVariance[j] === null ? null : (sigma as number) * Math.sqrt(fit.unscaledVariance[j] as number);
+  } else {
+    significanceFrom = "lenth";
+    const effects = mm.terms
+      .map((t, j) => (t.factors.length > 0 ? fit.coefficients[j] : null))
+      .filter((b): b is number => b !== null);
+    if (effects.length === 0) {
+      se = () => null;
+    } else {
+      const { pse, df } = lenthPse(effects);
+      tDf = df;
+      se = (j) => (mm.terms[j].factors.length > 0 && fit.coefficients[j] !== null ? pse : null);
+    }
+  }
+
+  const terms: DoeFitTerm[] = mm.terms.map((t, j) => {
+    const estimate = fit.coefficients[j];
+    const stdError = estimate === null ? null : se(j);
+    const tValue = estimate !== null && stdError !== null && stdError > 0 ? estimate / stdError : null;
+    const pValue = tValue === null ? null : 2 * tCdf(-Math.abs(tValue), tDf);
+    return { name: t.name, estimate, stdError, tValue, pValue, aliased: fit.aliased[j] };
+  });
+
+  let fStatistic: number | null = null;
+  let fPValue: number | null = null;
+  let adjRSquared: number | null = null;
+  if (residualDf > 0) {
+    if (rSquared !== null) adjRSquared = 1 - ((1 - rSquared) * (n - (intercept ? 1 : 0))) / residualDf;
+    if (fNumeratorDf > 0 && fit.rss > 0) {
+      fStatistic = (tss - fit.rss) / fNumeratorDf / (fit.rss / residualDf);
+      fPValue = 1 - fCdf(fStatistic, fNumeratorDf, residualDf);
+    }
+  }
+  return {
+    terms,
+    residualStandardError: sigma,
+    residualDf,
+    rSquared,
+    adjRSquared,
+    fStatistic,
+    fNumeratorDf,
+    fDenominatorDf: residualDf,
+    fPValue,
+    observations: n,
+    skipped: response.length - n,
+    significanceFrom,
+    tDf,
+  };
+}
