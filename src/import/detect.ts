@@ -42,7 +42,11 @@ export type LabFileResult =
 export function detectFormat(head: string): LabFormat {
   const text = head.replace(/^\uFEFF/, "");
   const brace = text.search(/^\s*\{/m);
-  if (brace >= 0 && /"fio version"|"jobs"\s*:/.test(text.slice(brace))) return "fio-json";
+  // A JSON document, possibly after fio's warning lines, is read as fio JSON: the reader then says
+  // precisely what is wrong when it is not (no "jobs" array, truncated).
+  if (brace >= 0 && (/"fio version"|"jobs"\s*:/.test(text.slice(brace)) || !/[,;\t]/.test(text.slice(0, brace)))) {
+    return "fio-json";
+  }
   const header = splitHeader(text);
   if (looksLikeIogenHeader(header)) return iogenKindOf(header) === "summary" ? "iogen-summary" : "iogen-subinterval";
   return "unknown";
@@ -101,7 +105,7 @@ export async function readLabStream(stream: AsyncIterable<Buffer | string>, file
   const first: (Buffer | string)[] = [];
   let head = "";
   let done = false;
-  while (head.length < 4096 && !/\r|\n/.test(head)) {
+  while (head.length < 4096 || !/\r|\n/.test(head)) {
     const next = await iterator.next();
     if (next.done) {
       done = true;
@@ -126,15 +130,7 @@ export async function readLabStream(stream: AsyncIterable<Buffer | string>, file
     const fio = await parseFioJsonStream(replay, file);
     return { format, fio, file, warnings: fio.warnings, errors: fio.errors };
   }
-  if (format === "unknown") {
-    // JSON that is not fio's may not show "fio version" in its first line: read it all to be sure.
-    if (/^\s*\{/.test(head.replace(/^\uFEFF/, ""))) {
-      const fio = await parseFioJsonStream(replay, file);
-      if (fio.errors.length === 0 && fio.rows.length > 0)
-        return { format: "fio-json", fio, file, warnings: fio.warnings, errors: fio.errors };
-    }
-    return unknownFormat(file, head);
-  }
+  if (format === "unknown") return unknownFormat(file, head);
   const iogen = await parseIogenCsvStream(replay, file);
   return {
     format: iogen.format as "iogen-subinterval" | "iogen-summary",

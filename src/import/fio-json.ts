@@ -185,8 +185,9 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
   let doc: Json | null;
   try {
     doc = obj(JSON.parse(text.slice(start)));
-  } catch (e) {
-    errors.push({ file, message: `not valid JSON (${(e as Error).message}); a truncated fio output cannot be read` });
+  } catch {
+    // JSON.parse's message differs between Node versions: keep ours stable.
+    errors.push({ file, message: "not valid JSON: a truncated or damaged fio output cannot be read" });
     return result([]);
   }
   const jobs = doc?.jobs;
