@@ -305,7 +305,12 @@ function renderCell(value: CellValue | undefined, column: ColumnPlan | undefined
   const fmt = column?.numFmt;
   if (value === null || value === undefined) return `<td></td>`;
   if (typeof value === "number") return `<td class="num">${escapeHtml(formatNumber(value, fmt))}</td>`;
-  if (typeof value === "string") return `<td>${escapeHtml(value)}</td>`;
+  if (typeof value === "string") {
+    // Short text stays on one line; long text (notes, file paths) wraps.
+    return value.length > 40 || /[\r\n]/.test(value)
+      ? `<td class="wrap">${escapeHtml(value)}</td>`
+      : `<td>${escapeHtml(value)}</td>`;
+  }
   if (typeof value === "boolean") return `<td class="bool">${value ? "TRUE" : "FALSE"}</td>`;
   if ("error" in value) return `<td class="err">${escapeHtml(value.error)}</td>`;
   const title = ` title="${escapeHtml("=" + value.formula)}"`;
@@ -377,16 +382,17 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .empty, .truncated { color: var(--muted); font-style: italic; margin: 6px 0; }
 .chart-error { color: #cf222e; }
 .table-wrap { overflow-x: auto; margin: 12px 0 20px; }
-table { border-collapse: collapse; font-size: 13px; }
-caption { caption-side: top; text-align: left; font-weight: 600; padding: 4px 0; color: var(--muted); }
-th, td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
-th { background: var(--head); text-align: left; font-weight: 600; white-space: nowrap; }
-th[title] { text-decoration: underline dotted var(--muted); cursor: help; }
-tbody tr:nth-child(even) td { background: var(--zebra); }
-td { white-space: pre-wrap; max-width: 40ch; overflow-wrap: anywhere; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.bool { text-align: center; }
-td.err { color: #cf222e; text-align: center; }
+.table-wrap table { border-collapse: collapse; font-size: 13px; }
+.table-wrap caption { caption-side: top; text-align: left; font-weight: 600; padding: 4px 0; color: var(--muted); }
+.table-wrap th, .table-wrap td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
+.table-wrap th { background: var(--head); text-align: left; font-weight: 600; white-space: nowrap; }
+.table-wrap th[title] { text-decoration: underline dotted var(--muted); cursor: help; }
+.table-wrap tbody tr:nth-child(even) td { background: var(--zebra); }
+.table-wrap td { white-space: nowrap; }
+.table-wrap td.wrap { white-space: pre-wrap; min-width: 24ch; max-width: 60ch; overflow-wrap: anywhere; }
+.table-wrap td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+.table-wrap td.bool { text-align: center; }
+.table-wrap td.err { color: #cf222e; text-align: center; }
 footer { margin: 32px auto 24px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
 @media print {
   @page { margin: 14mm; }
@@ -398,10 +404,10 @@ footer { margin: 32px auto 24px; color: var(--muted); font-size: 12px; border-to
   .sheet:first-child { break-before: auto; }
   figure.chart { flex-basis: 100%; }
   .table-wrap { overflow: visible; }
-  table { font-size: 8pt; }
-  thead { display: table-header-group; }
-  tr { break-inside: avoid; }
-  tbody tr:nth-child(even) td { background: none; }
+  .table-wrap table { font-size: 8pt; }
+  .table-wrap thead { display: table-header-group; }
+  .table-wrap tr { break-inside: avoid; }
+  .table-wrap tbody tr:nth-child(even) td { background: none; }
   .warnings { background: none; }
 }
 `;

@@ -9,10 +9,12 @@
  * Needs /usr/bin/chromium (`apt-get install -y chromium`; CI installs it in `.ci/run`).
  * Set CAPLAB_SKIP_BROWSER=1 to skip on a machine without it.
  */
-import { existsSync, mkdirSync, writeFileSync } from "fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "fs";
 import { join, resolve } from "path";
 import { pathToFileURL } from "url";
 import { chromium, type Browser } from "playwright-core";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { readLabText } from "../../src/import/detect";
 import { renderHtml } from "../../src/report/html";
 import { fixturePlan, HOSTILE_SCRIPT } from "./html-fixture";
 
@@ -40,12 +42,11 @@ const skip = process.env.CAPLAB_SKIP_BROWSER === "1";
     await browser?.close();
   });
 
-  test("draws every chart offline without errors, requests or script injection", async () => {
+  /** Opens `html` from disk with every non-file request blocked; returns what happened. */
+  async function openInBrowser(name: string, html: string) {
     mkdirSync(OUT_DIR, { recursive: true });
-    const file = join(OUT_DIR, "report.html");
-    const plan = fixturePlan();
-    writeFileSync(file, renderHtml(plan));
-
+    const file = join(OUT_DIR, `${name}.html`);
+    writeFileSync(file, html);
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
     const attempted: string[] = [];
     await context.route("**/*", (route) => {
@@ -95,24 +96,56 @@ const skip = process.env.CAPLAB_SKIP_BROWSER === "1";
     const drawnCount = await page.evaluate(() => document.body.getAttribute("data-charts-drawn"));
     const scriptCount = await page.evaluate(() => document.scripts.length);
 
-    await page.screenshot({ path: join(OUT_DIR, "report.png"), fullPage: true });
+    await page.screenshot({ path: join(OUT_DIR, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(OUT_DIR, `${name}-top.png`) });
+    // The top of each sheet (at most 1200 px of it), for looking at tables and notes.
+    const sheets = page.locator("section.sheet");
+    for (let i = 0; i < (await sheets.count()); i++) {
+      const box = (await sheets.nth(i).boundingBox())!;
+      const clip = { x: 0, y: box.y, width: 1200, height: Math.min(box.height, 1200) };
+      await page.screenshot({ path: join(OUT_DIR, `${name}-sheet-${i + 1}.png`), clip, fullPage: true });
+    }
+    const figures = page.locator("figure.chart");
+    for (let i = 0; i < (await figures.count()); i++) {
+      await figures.nth(i).screenshot({ path: join(OUT_DIR, `${name}-chart-${i + 1}.png`) });
+    }
     await page.emulateMedia({ media: "print" });
-    await page.screenshot({ path: join(OUT_DIR, "report-print.png"), fullPage: true });
+    await page.screenshot({ path: join(OUT_DIR, `${name}-print.png`), fullPage: true });
     await context.close();
+    return { attempted, problems, charts, drawnCount, scriptCount };
+  }
 
-    expect(attempted).toEqual([]);
-    expect(problems).toEqual([]);
-    const planCharts = plan.sheets.flatMap((s) => s.charts);
-    expect(drawnCount).toBe(String(planCharts.length));
-    expect(charts).toHaveLength(planCharts.length);
-    for (const c of charts) {
+  function expectAllDrawn(result: Awaited<ReturnType<typeof openInBrowser>>, chartCount: number): void {
+    expect(result.attempted).toEqual([]);
+    expect(result.problems).toEqual([]);
+    expect(result.drawnCount).toBe(String(chartCount));
+    expect(result.charts).toHaveLength(chartCount);
+    for (const c of result.charts) {
       expect(c.drawn).toBe("true");
       expect(c.canvas![0]).toBeGreaterThan(200);
       // Series colours are saturated; axes, grid and text are grey. A few hundred pixels at least.
       expect(c.coloured).toBeGreaterThan(100);
     }
+    expect(result.scriptCount).toBe(3);
+  }
+
+  test("draws every chart offline without errors, requests or script injection", async () => {
+    const plan = fixturePlan();
+    const result = await openInBrowser("report", renderHtml(plan));
+    expectAllDrawn(result, plan.sheets.flatMap((s) => s.charts).length);
     // Legends show the plan's series names as text, the hostile one included.
-    expect(charts[0].legend).toEqual(["measured", `M/M/c model ${HOSTILE_SCRIPT}`]);
-    expect(scriptCount).toBe(3);
+    expect(result.charts[0].legend).toEqual(["measured", `M/M/c model ${HOSTILE_SCRIPT}`]);
+  }, 90_000);
+
+  test("draws the analysis plan of the synthetic 2×2 iogen run", async () => {
+    const dir = join(__dirname, "../analysis/fixtures/doe2x2");
+    const inputs = ["subintervals.csv", "summary.csv"].map((f) => readLabText(readFileSync(join(dir, f), "utf8"), f));
+    const plan = buildLabPlan(inputs, { title: "2×2 fixture" });
+    const charts = plan.sheets.flatMap((s) => s.charts);
+    expect(charts.map((c) => c.id)).toEqual(
+      expect.arrayContaining(["response-vs-throughput", "cpu-vs-iops", "iops-time-series"]),
+    );
+    const result = await openInBrowser("report-lab", renderHtml(plan));
+    expectAllDrawn(result, charts.length);
   }, 90_000);
 });
