@@ -24,3 +24,26 @@ export { lbMaxUtil } from "./load-balancing";
 export type { LbMethod } from "./load-balancing";
 
 // Statistics
+export { leastSquares } from "./least-squares";
+export type { LeastSquaresOptions, LeastSquaresResult } from "./least-squares";
+export { modelTerms, codeFactor, modelMatrix } from "./model-matrix";
+export type { FactorCoding, ModelTerm, ModelMatrix } from "./model-matrix";
+export { lenthPse } from "./lenth";
+export { doeFit } from "./doe-fit";
+export type { DoeFitOptions, DoeFitTerm, DoeFitResult } from "./doe-fit";
+export { doeDesign, DOE_DESIGN_MAX_RUNS } from "./doe-design";
+export type { DoeFactor, DoeDesignOptions, DoeRun } from "./doe-design";
+export {
+  seenEnough,
+  windowHalfWidth,
+  lag1Autocorrelation,
+  ar1Rho,
+  ar1Inflation,
+  shortestWindow,
+  tQuantileCached,
+  SEEN_ENOUGH_METHODS,
+  AR1_MAX_RHO,
+  AR1_RHO_Z,
+  AR1_MIN_WINDOW,
+} from "./seen-enough";
+export type { SeenEnoughMethod, SeenEnoughOptions, SeenEnoughResult } from "./seen-enough";
