@@ -5,6 +5,7 @@
  * Fails (never skips) when dist/ is missing.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { checkReferences } from "../scripts/validate-manifest";
 import { openOffline } from "../scripts/screenshot";
@@ -135,6 +136,29 @@ describe("dist/functions.json", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("help page sources", () => {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { readFunctionDocs } = require("../scripts/help-page.js") as {
+    readFunctionDocs: (dir: string) => { name: string; file: string; body: string }[];
+  };
+
+  test("every docs/functions page starts with # NAME matching its file", () => {
+    expect(() => readFunctionDocs(path.join(ROOT, "docs", "functions"))).not.toThrow();
+  });
+
+  test("a page whose title does not name its file is rejected", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-help-"));
+    try {
+      fs.writeFileSync(path.join(dir, "NPV_IT.md"), "# NPV\n\n## Syntax\n");
+      expect(() => readFunctionDocs(dir)).toThrow(/first line must be "# NPV_IT"/);
+      fs.writeFileSync(path.join(dir, "NPV_IT.md"), "# NPV_IT\n\n## Syntax\n");
+      expect(readFunctionDocs(dir)).toEqual([{ name: "NPV_IT", file: "NPV_IT.md", body: "\n## Syntax\n" }]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
