@@ -1,0 +1,297 @@
+/**
+ * Import benchmark (issue 5), run by `npm run bench:import`.
+ *
+ * 1. iogen: writes a deterministic 1,000,000-row subinterval CSV (50 steps × overall/read ×
+ *    10,000 one-second subintervals, 5 of them warm-up, every iogen column plus one label; values
+ *    from a seeded generator) into a temp directory, then reads it with the streaming reader
+ *    (`readLabStream`) and builds the workbook plan (`buildLabPlan`: steps, windows, model, fit)
+ * 2. fio: writes 100 fio JSON files made from a real fio 3.33 output (`bench/fixtures/
+ *    fio-3.33-template.json`, two jobs: randread and a 70/30 randrw), each with its own job names
+ *    and scaled IOPS, and reads them all the same way.
+ *
+ * Each measurement runs in its own child process so peak memory is that import's alone: peak RSS
+ * from `process.resourceUsage().maxRSS`, and, where `/usr/bin/time -v` exists, its "Maximum
+ * resident set size" as a cross-check. The baseline is the child's RSS after loading the modules,
+ * before reading. Targets (issue 5): ≥ 500,000 rows/s and peak memory < 4× the file size.
+ *
+ * Options: --rows N (default 1,000,000), --runs N (default 3; the best time and the largest
+ * peak are reported), --write (replace the import section of docs/benchmarks.md), --keep
+ * (keep the temp directory).
+ */
+import { spawnSync } from "node:child_process";
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { readLabStream } from "../src/import/detect";
+import { formatProblem } from "../src/import/types";
+import { buildLabPlan } from "../src/analysis/lab-plan";
+
+const ROOT = join(__dirname, "..");
+const TEMPLATE = join(__dirname, "fixtures", "fio-3.33-template.json");
+const TIME = "/usr/bin/time";
+
+/** Subinterval CSV columns in iogen's order (docs/iogen-csv.md), then one label column. */
+const COLUMNS = [
+  "host", "step", "step_name", "subinterval", "phase", "start_s", "seconds", "category", "target_iops", "iops",
+  "mb_s", "block_size", "read_pct", "random_pct", "queue_depth", "service_ms_avg", "service_ms_p50",
+  "service_ms_p90", "service_ms_p99", "service_ms_p999", "service_ms_max", "response_ms_avg", "response_ms_p50",
+  "response_ms_p90", "response_ms_p99", "response_ms_p999", "response_ms_max", "avg_in_flight", "late_ios",
+  "errors", "cpu_busy_pct", "cpu_sys_pct", "cpu_iowait_pct", "cpu_cores", "iogen_cpu_pct", "protocol",
+]; // prettier-ignore
+
+/** mulberry32: a small seeded generator, so the file is the same on every machine. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Writes the subinterval CSV; returns its size in bytes. */
+async function writeIogenCsv(path: string, rows: number): Promise<number> {
+  const categories = ["overall", "read"];
+  const perStep = 10_000;
+  const steps = Math.ceil(rows / (perStep * categories.length));
+  const rnd = prng(20261122);
+  const out = createWriteStream(path);
+  const write = (s: string): Promise<void> =>
+    out.write(s) ? Promise.resolve() : new Promise((resolve) => out.once("drain", () => resolve()));
+  await write(COLUMNS.join(",") + "\n");
+  let written = 0;
+  let batch: string[] = [];
+  for (let step = 1; step <= steps && written < rows; step++) {
+    const target = 500 * step;
+    const readPct = step % 2 === 0 ? 70 : 100;
+    for (let sub = 1; sub <= perStep && written < rows; sub++) {
+      for (const category of categories) {
+        if (written >= rows) break;
+        const share = category === "overall" ? 1 : readPct / 100;
+        const iops = target * share * (1 + 0.02 * (rnd() - 0.5));
+        const svc = 0.08 + 0.04 * rnd();
+        const resp = svc * (1 + 0.3 * rnd());
+        const cpu = 2 + target / 1000 + rnd();
+        batch.push(
+          [
+            "lab1", step, `step-${step}`, sub, sub <= 5 ? "warmup" : "measure", sub - 1, 1, category,
+            (target * share).toFixed(0), iops.toFixed(3), ((iops * 4096) / 1e6).toFixed(3), 4096, readPct, 100, 16,
+            svc.toFixed(4), (svc * 0.9).toFixed(4), (svc * 1.6).toFixed(4), (svc * 3).toFixed(4), (svc * 6).toFixed(4),
+            (svc * 20).toFixed(4), resp.toFixed(4), (resp * 0.9).toFixed(4), (resp * 1.6).toFixed(4),
+            (resp * 3).toFixed(4), (resp * 6).toFixed(4), (resp * 20).toFixed(4), ((iops * resp) / 1000).toFixed(4),
+            0, 0, cpu.toFixed(2), (cpu * 0.6).toFixed(2), (rnd() * 2).toFixed(2), 2, (cpu / 4).toFixed(2),
+            step % 3 === 0 ? "nfs" : "iscsi",
+          ].join(","), // prettier-ignore
+        );
+        written++;
+        if (batch.length === 5000) {
+          await write(batch.join("\n") + "\n");
+          batch = [];
+        }
+      }
+    }
+  }
+  if (batch.length > 0) await write(batch.join("\n") + "\n");
+  await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
+  return statSync(path).size;
+}
+
+/** Writes `count` fio JSON files derived from the real template; returns their paths and total size. */
+function writeFioFiles(dir: string, count: number): { files: string[]; bytes: number } {
+  const template = readFileSync(TEMPLATE, "utf8");
+  const files: string[] = [];
+  let bytes = 0;
+  for (let i = 1; i <= count; i++) {
+    const doc = JSON.parse(template) as { jobs: Record<string, unknown>[] };
+    const scale = 0.5 + (i % 10) / 10;
+    for (const job of doc.jobs) {
+      job.jobname = `${String(job.jobname)}-${i}`;
+      const opts = job["job options"] as Record<string, string>;
+      opts.name = job.jobname as string;
+      for (const dir of ["read", "write"]) {
+        const d = job[dir] as Record<string, number>;
+        d.iops *= scale;
+        d.bw_bytes = Math.round(d.bw_bytes * scale);
+        d.bw = Math.round(d.bw * scale);
+        d.total_ios = Math.round(d.total_ios * scale);
+        d.io_bytes = Math.round(d.io_bytes * scale);
+      }
+    }
+    const path = join(dir, `fio-${String(i).padStart(3, "0")}.json`);
+    const text = JSON.stringify(doc, null, 2) + "\n";
+    writeFileSync(path, text);
+    files.push(path);
+    bytes += Buffer.byteLength(text);
+  }
+  return { files, bytes };
+}
+
+interface ChildResult {
+  rows: number;
+  steps: number;
+  readSeconds: number;
+  planSeconds: number;
+  totalSeconds: number;
+  baselineRss: number;
+  peakRss: number;
+  peakHeap: number;
+}
+
+/** The measurement, run inside the child: read every file, gather the steps, report. */
+async function child(files: string[]): Promise<void> {
+  const baselineRss = process.memoryUsage().rss;
+  let peakHeap = 0;
+  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
+  const t0 = process.hrtime.bigint();
+  const results = [];
+  let rows = 0;
+  for (const file of files) {
+    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file);
+    if (r.errors.length > 0) throw new Error(r.errors.map(formatProblem).join("\n"));
+    rows += r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.rows.length;
+    results.push(r);
+  }
+  const t1 = process.hrtime.bigint();
+  const plan = buildLabPlan(results);
+  const t2 = process.hrtime.bigint();
+  const stepsTable = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
+  clearInterval(sampler);
+  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
+  const out: ChildResult = {
+    rows,
+    steps: stepsTable?.rows.length ?? 0,
+    readSeconds: Number(t1 - t0) / 1e9,
+    planSeconds: Number(t2 - t1) / 1e9,
+    totalSeconds: Number(t2 - t0) / 1e9,
+    baselineRss,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+    peakHeap,
+  };
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
+
+/** Runs the child once; returns its figures and `/usr/bin/time -v`'s max RSS when available. */
+function measure(files: string[]): ChildResult & { timeMaxRss: number | null } {
+  const listFile = join(tmpdir(), `caplab-bench-files-${process.pid}.json`);
+  writeFileSync(listFile, JSON.stringify(files));
+  const nodeArgs = [...process.execArgv, __filename, "--child", listFile];
+  const useTime = existsSync(TIME);
+  const r = useTime
+    ? spawnSync(TIME, ["-v", process.execPath, ...nodeArgs], { encoding: "utf8", maxBuffer: 1 << 26 })
+    : spawnSync(process.execPath, nodeArgs, { encoding: "utf8", maxBuffer: 1 << 26 });
+  rmSync(listFile, { force: true });
+  if (r.status !== 0) throw new Error(`benchmark child failed (exit ${r.status}):\n${r.stderr}`);
+  const result = JSON.parse(r.stdout.trim().split("\n").pop()!) as ChildResult;
+  const m = useTime ? /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr) : null;
+  return { ...result, timeMaxRss: m ? Number(m[1]) * 1024 : null };
+}
+
+const MB = (n: number): string => (n / 1048576).toFixed(0);
+const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
+
+async function main(argv: string[]): Promise<void> {
+  const arg = (name: string, dflt: number): number => {
+    const i = argv.indexOf(name);
+    return i >= 0 ? Number(argv[i + 1]) : dflt;
+  };
+  const rows = arg("--rows", 1_000_000);
+  const runs = arg("--runs", 3);
+  const dir = mkdtempSync(join(tmpdir(), "caplab-bench-import-"));
+  try {
+    const csv = join(dir, "subintervals.csv");
+    process.stderr.write(`writing ${fmt(rows)}-row iogen subinterval CSV in ${dir} ...\n`);
+    const csvBytes = await writeIogenCsv(csv, rows);
+    process.stderr.write(`writing 100 fio JSON files ...\n`);
+    const fio = writeFioFiles(dir, 100);
+
+    const best = (label: string, files: string[]) => {
+      const all = [];
+      for (let i = 0; i < runs; i++) {
+        process.stderr.write(`${label}: run ${i + 1}/${runs} ...\n`);
+        all.push(measure(files));
+      }
+      const fastest = all.reduce((a, b) => (b.totalSeconds < a.totalSeconds ? b : a));
+      return {
+        ...fastest,
+        peakRss: Math.max(...all.map((x) => x.peakRss)),
+        baselineRss: Math.min(...all.map((x) => x.baselineRss)),
+        timeMaxRss: all.some((x) => x.timeMaxRss !== null) ? Math.max(...all.map((x) => x.timeMaxRss ?? 0)) : null,
+        peakHeap: Math.max(...all.map((x) => x.peakHeap)),
+      };
+    };
+    const iogen = best("iogen CSV", [csv]);
+    const fioRes = best("fio JSON", fio.files);
+
+    const cpu = cpus()[0]?.model ?? "unknown CPU";
+    const load = loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ");
+    const lines = [
+      `Machine: ${cpus().length} CPUs (${cpu}), Node ${process.version}, ${new Date().toISOString().slice(0, 10)}; ` +
+        `load average at the end ${load} (the machine is shared: times are upper bounds).`,
+      `Rerun: \`npm run bench:import\` (add \`-- --write\` to replace this section). Best of ${runs} runs for time,`,
+      'largest of the runs for memory; each run in a fresh child process. "Peak RSS" is the child\'s maximum',
+      'resident set (`process.resourceUsage().maxRSS`, same as `/usr/bin/time -v`), "over baseline" subtracts',
+      "the RSS the child had after loading its modules, before reading: the memory the import itself took.",
+      "Read = streaming reader (`readLabStream`); plan = `buildLabPlan` (steps, measure windows, SEEN_ENOUGH, model,",
+      "fit, subinterval table and charts). rows/s = rows ÷ (read + plan).",
+      "",
+      "| input | size | rows | read s | plan s | rows/s (read+steps) | peak RSS MiB | over baseline MiB | peak ÷ size | over baseline ÷ size |",
+      "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ];
+    const row = (name: string, bytes: number, r: typeof iogen): string => {
+      const peak = Math.max(r.peakRss, r.timeMaxRss ?? 0);
+      return (
+        `| ${name} | ${MB(bytes)} MiB | ${fmt(r.rows)} | ${r.readSeconds.toFixed(2)} | ${r.planSeconds.toFixed(2)} | ` +
+        `${fmt(r.rows / r.totalSeconds)} | ${MB(peak)} | ${MB(peak - r.baselineRss)} | ${(peak / bytes).toFixed(2)} | ` +
+        `${((peak - r.baselineRss) / bytes).toFixed(2)} |`
+      );
+    };
+    lines.push(row("iogen subinterval CSV", csvBytes, iogen));
+    lines.push(row("100 fio JSON files (rows = job × direction)", fio.bytes, fioRes));
+    lines.push("");
+    lines.push(
+      `fio JSON: ${fmt(100 / fioRes.totalSeconds)} files/s; iogen CSV: ${(csvBytes / 1048576 / iogen.totalSeconds).toFixed(1)} MiB/s.`,
+    );
+    const table = lines.join("\n");
+    process.stdout.write(table + "\n");
+    if (argv.includes("--write")) {
+      const docs = join(ROOT, "docs", "benchmarks.md");
+      const text = readFileSync(docs, "utf8");
+      const re = /<!-- BEGIN import -->[^]*?<!-- END import -->/;
+      if (!re.test(text)) throw new Error("docs/benchmarks.md has no import section");
+      writeFileSync(
+        docs,
+        text.replace(re, `<!-- BEGIN import -->\n## Import (lab results)\n\n${table}\n<!-- END import -->`),
+      );
+      process.stderr.write("docs/benchmarks.md updated\n");
+    }
+  } finally {
+    if (argv.includes("--keep")) process.stderr.write(`kept ${dir}\n`);
+    else rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[2] === "--child") {
+  const files = JSON.parse(readFileSync(process.argv[3], "utf8")) as string[];
+  child(files).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+} else {
+  main(process.argv.slice(2)).catch((e: unknown) => {
+    process.stderr.write(`bench:import: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exit(1);
+  });
+}

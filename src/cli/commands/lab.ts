@@ -1,0 +1,396 @@
+/**
+ * `caplab lab` (also `npm run lab`): the demo for a machine without Excel.
+ *
+ * Pipeline: find iogen (building it with `cargo build --release` when cargo is there, so a fresh
+ * clone works) → write a 2×2 plan CSV (read_pct 100/70 × two IOPS levels) in a temp directory →
+ * `iogen plan` on a scratch file in that directory (seeded, 1 s warm-up, a few seconds per step)
+ * → read its subinterval and summary CSV → `buildLabPlan` → `lab-report.xlsx` and
+ * `lab-report.html` in the output directory → the Steps table on stdout. The temp directory is
+ * removed at the end (also on failure and on Ctrl-C), unless `--keep-temp`.
+ *
+ * Progress goes to stderr, the Steps table to stdout. Exit codes: 0 ok, 1 a step failed
+ * (cargo missing, build failed, iogen failed, unreadable output), 2 bad usage.
+ */
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { buildLabPlan } from "../../analysis/lab-plan";
+import type { TablePlan, WorkbookPlan } from "../../analysis/plan";
+import { readLabStream, type LabFileResult } from "../../import/detect";
+import { formatProblem } from "../../import/types";
+import { formatNumber, renderHtml } from "../../report/html";
+import { renderXlsx, writeFileAtomic } from "../../report/xlsx";
+import { CliIo } from "../io";
+
+export const summary = "Demo without Excel: run a 2×2 iogen experiment, write lab-report.xlsx/.html, print the Steps";
+
+const HELP = `Usage: caplab lab [--out DIR] [--duration SECONDS] [--iops LOW,HIGH] [--size SIZE] [--keep-temp]
+       npm run lab [-- options]
+
+Runs a small designed experiment with iogen (the bundled IO load generator) and analyses it,
+as 'caplab report' would:
+  - builds iogen with 'cargo build --release' when cargo is available (first time: a few
+    minutes), or uses iogen/target/release/iogen as it is;
+  - writes a 2x2 plan (read_pct 100 and 70 x two IOPS levels; 4 steps, seeded) to a temp
+    directory and runs 'iogen plan' on a scratch file there (1 s warm-up per step);
+  - writes lab-report.xlsx (opens in Excel or LibreOffice without the add-in) and
+    lab-report.html (offline charts) in DIR, replacing earlier lab reports there;
+  - prints the Steps table and removes the temp directory.
+
+Options:
+  --out DIR           where to write the two reports (default: the current directory)
+  --duration SECONDS  measured seconds per step (default 4; 1-600)
+  --iops LOW,HIGH     the two IOPS levels (default 500,2000)
+  --size SIZE         scratch file size for iogen (default 64MiB)
+  --iogen PATH        use this iogen binary instead of building one
+  --keep-temp         keep the temp directory (plan, CSVs, scratch file) and print its path
+  -h, --help          this help
+
+Exit codes: 0 ok, 1 a step failed (its error is printed), 2 bad usage.
+`;
+
+interface Args {
+  out: string;
+  duration: number;
+  iops: [number, number];
+  size: string;
+  iogen?: string;
+  keepTemp: boolean;
+  help: boolean;
+}
+
+class UsageError extends Error {}
+/** A step of the pipeline failed; the message says which and why. */
+class LabError extends Error {}
+
+function parseArgs(args: string[]): Args {
+  const a: Args = { out: ".", duration: 4, iops: [500, 2000], size: "64MiB", keepTemp: false, help: false };
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    const take = (): string => {
+      if (eq > 0) return arg.slice(eq + 1);
+      const v = args[++i];
+      if (v === undefined) throw new UsageError(`${name} needs a value`);
+      return v;
+    };
+    switch (name) {
+      case "-h":
+      case "--help":
+        a.help = true;
+        break;
+      case "--out":
+      case "-o":
+        a.out = take();
+        break;
+      case "--duration": {
+        const v = take();
+        const d = Number(v.replace(/s$/, ""));
+        if (!Number.isFinite(d) || d < 1 || d > 600) throw new UsageError(`--duration ${v}: give seconds, 1 to 600`);
+        a.duration = d;
+        break;
+      }
+      case "--iops": {
+        const v = take();
+        const parts = v.split(",").map((p) => Number(p.trim()));
+        if (parts.length !== 2 || parts.some((p) => !Number.isInteger(p) || p < 1) || parts[0] === parts[1]) {
+          throw new UsageError(`--iops ${v}: give two different whole numbers, e.g. 500,2000`);
+        }
+        a.iops = [Math.min(...parts), Math.max(...parts)];
+        break;
+      }
+      case "--size":
+        a.size = take();
+        if (!/^\d+(\.\d+)?\s*([KMGT](iB)?|[kKMGT]B|B)?$/i.test(a.size)) {
+          throw new UsageError(`--size ${a.size}: give a size such as 64MiB`);
+        }
+        break;
+      case "--iogen":
+        a.iogen = take();
+        break;
+      case "--keep-temp":
+        a.keepTemp = true;
+        break;
+      default:
+        throw new UsageError(`unknown option '${arg}' (see caplab lab --help)`);
+    }
+  }
+  return a;
+}
+
+/** The repository root: the nearest directory above this module with the project's package.json. */
+function projectRoot(): string {
+  let dir = __dirname;
+  for (;;) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg)) {
+      try {
+        if ((JSON.parse(fs.readFileSync(pkg, "utf8")) as { name?: string }).name === "capacity-lab") return dir;
+      } catch {
+        // not ours; keep looking
+      }
+    }
+    const up = path.dirname(dir);
+    if (up === dir) throw new LabError("cannot find the Capacity Lab checkout (package.json) above " + __dirname);
+    dir = up;
+  }
+}
+
+/** `cargo` on PATH, else rustup's default place; null when neither exists. */
+function findCargo(): string | null {
+  const exe = process.platform === "win32" ? "cargo.exe" : "cargo";
+  for (const dir of (process.env.PATH ?? "").split(path.delimiter)) {
+    if (dir && fs.existsSync(path.join(dir, exe))) return path.join(dir, exe);
+  }
+  const home = path.join(os.homedir(), ".cargo", "bin", exe);
+  return fs.existsSync(home) ? home : null;
+}
+
+/**
+ * Runs a program, passing its stderr lines to `onLine` as they come; resolves with the exit code,
+ * stdout and the last 16 KiB of stderr. Rejects only when the program cannot be started.
+ */
+function runProgram(
+  cmd: string,
+  args: string[],
+  options: { cwd?: string; onLine?: (line: string) => void; signal?: AbortSignal },
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderrTail: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: options.cwd, stdio: ["ignore", "pipe", "pipe"], signal: options.signal });
+    let stdout = "";
+    let tail = "";
+    let partial = "";
+    child.stdout.setEncoding("utf8").on("data", (s: string) => (stdout += s));
+    child.stderr.setEncoding("utf8").on("data", (s: string) => {
+      tail = (tail + s).slice(-16384);
+      const lines = (partial + s).split(/\r?\n|\r/);
+      partial = lines.pop() ?? "";
+      for (const l of lines) if (l.trim() !== "") options.onLine?.(l);
+    });
+    child.on("error", reject);
+    child.on("close", (code, signal) => {
+      if (partial.trim() !== "") options.onLine?.(partial);
+      resolve({ code, signal, stdout, stderrTail: tail });
+    });
+  });
+}
+
+/** The iogen binary to use, building it first when cargo is available. */
+async function ensureIogen(a: Args, io: CliIo): Promise<string> {
+  if (a.iogen) {
+    if (!fs.existsSync(a.iogen)) throw new LabError(`--iogen ${a.iogen}: no such file`);
+    return path.resolve(a.iogen);
+  }
+  const root = projectRoot();
+  const binary = path.join(root, "iogen", "target", "release", process.platform === "win32" ? "iogen.exe" : "iogen");
+  const cargo = findCargo();
+  if (!cargo) {
+    if (fs.existsSync(binary)) {
+      io.err(`caplab lab: cargo not found; using the iogen already built at ${binary}\n`);
+      return binary;
+    }
+    throw new LabError(
+      "iogen is not built yet and cargo (the Rust toolchain) was not found on PATH or in ~/.cargo/bin.\n" +
+        "Install Rust (Debian: apt-get install cargo; or rustup) and rerun, or pass --iogen PATH to a built iogen.",
+    );
+  }
+  const fresh = !fs.existsSync(binary);
+  io.err(
+    fresh
+      ? "caplab lab: building iogen (cargo build --release; the first build takes a few minutes) ...\n"
+      : "caplab lab: checking the iogen build (cargo build --release) ...\n",
+  );
+  const started = Date.now();
+  const r = await runProgram(cargo, ["build", "--release", "--manifest-path", path.join(root, "iogen", "Cargo.toml")], {
+    cwd: root,
+    onLine: (l) => {
+      if (fresh || /^\s*(Compiling|error|warning: unused)/.test(l)) io.err(`  ${l}\n`);
+    },
+  });
+  if (r.code !== 0 || !fs.existsSync(binary)) {
+    throw new LabError(`building iogen failed (cargo exit ${r.code ?? r.signal}):\n${r.stderrTail.trimEnd()}`);
+  }
+  io.err(`caplab lab: iogen ready (${((Date.now() - started) / 1000).toFixed(1)} s): ${binary}\n`);
+  return binary;
+}
+
+/** The 2×2 plan: read_pct 100/70 × the two IOPS levels, in standard order. */
+export function labPlanCsv(iops: [number, number]): string {
+  const rows = [
+    [100, iops[0]],
+    [70, iops[0]],
+    [100, iops[1]],
+    [70, iops[1]],
+  ];
+  return ["StdOrder,read_pct,iops", ...rows.map(([r, x], i) => `${i + 1},${r},${x}`)].join("\n") + "\n";
+}
+
+async function readResult(file: string): Promise<LabFileResult> {
+  const result = await readLabStream(fs.createReadStream(file), file);
+  if (result.errors.length > 0) {
+    throw new LabError(`cannot read iogen's output ${file}:\n${result.errors.map(formatProblem).join("\n")}`);
+  }
+  return result;
+}
+
+/**
+ * A table as aligned text. Columns are split into blocks that fit `width` characters, the first
+ * column repeated in each block (like R's print of a wide data frame).
+ */
+export function formatTextTable(table: TablePlan, width = 120): string {
+  const cell = (c: number, v: unknown): string => {
+    if (v === null || v === undefined) return "";
+    if (typeof v === "number") return formatNumber(v, table.columns[c]?.numFmt);
+    if (typeof v === "string") return v.replace(/[\r\n\t]+/g, " ");
+    if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
+    const o = v as { error?: string; result?: unknown };
+    if (o.error !== undefined) return o.error;
+    return typeof o.result === "number" ? formatNumber(o.result, table.columns[c]?.numFmt) : String(o.result ?? "");
+  };
+  const texts = table.rows.map((row) => table.columns.map((_, c) => cell(c, row[c])));
+  const widths = table.columns.map((col, c) => Math.max(col.header.length, ...texts.map((t) => t[c].length)));
+  const numeric = table.columns.map((_, c) => table.rows.every((r) => typeof r[c] !== "string"));
+  const pad = (s: string, c: number): string => (numeric[c] ? s.padStart(widths[c]) : s.padEnd(widths[c]));
+  const blocks: number[][] = [];
+  let block: number[] = [0];
+  let used = widths[0];
+  for (let c = 1; c < table.columns.length; c++) {
+    if (block.length > 1 && used + 2 + widths[c] > width) {
+      blocks.push(block);
+      block = [0];
+      used = widths[0];
+    }
+    block.push(c);
+    used += 2 + widths[c];
+  }
+  blocks.push(block);
+  const out: string[] = [];
+  for (const b of blocks) {
+    if (out.length > 0) out.push("");
+    out.push(
+      b
+        .map((c) => pad(table.columns[c].header, c))
+        .join("  ")
+        .trimEnd(),
+    );
+    for (const t of texts)
+      out.push(
+        b
+          .map((c) => pad(t[c], c))
+          .join("  ")
+          .trimEnd(),
+      );
+  }
+  return out.join("\n") + "\n";
+}
+
+/** Runs `caplab lab`; returns the exit code. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let a: Args;
+  try {
+    a = parseArgs(args);
+    if (a.help) {
+      io.out(HELP);
+      return 0;
+    }
+    if (!fs.existsSync(a.out) || !fs.statSync(a.out).isDirectory()) {
+      throw new UsageError(`--out ${a.out}: not an existing directory`);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`caplab lab: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  let tmp: string | null = null;
+  const cleanup = (): void => {
+    if (tmp && !a.keepTemp) fs.rmSync(tmp, { recursive: true, force: true });
+  };
+  const abort = new AbortController();
+  const onSignal = (): void => {
+    abort.abort();
+    cleanup();
+    io.err("\ncaplab lab: interrupted; temp directory removed\n");
+    process.exit(130);
+  };
+  process.once("SIGINT", onSignal);
+  process.once("SIGTERM", onSignal);
+  try {
+    const iogen = await ensureIogen(a, io);
+    tmp = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-lab-"));
+    const planCsv = path.join(tmp, "plan.csv");
+    const sub = path.join(tmp, "subintervals.csv");
+    const sum = path.join(tmp, "summary.csv");
+    fs.writeFileSync(planCsv, labPlanCsv(a.iops));
+    const iogenArgs = [
+      "plan",
+      planCsv,
+      "--target",
+      path.join(tmp, "scratch.dat"),
+      "--size",
+      a.size,
+      "--warmup",
+      "1s",
+      "--duration",
+      `${a.duration}s`,
+      "--subinterval",
+      "1s",
+      "--seed",
+      "20261122",
+      "--csv",
+      sub,
+      "--summary",
+      sum,
+    ];
+    const total = 4 * (1 + a.duration);
+    io.err(
+      `caplab lab: running a 2×2 plan (read_pct 100/70 × ${a.iops[0]}/${a.iops[1]} IOPS, ` +
+        `${a.duration} s + 1 s warm-up per step, about ${total} s) on a ${a.size} scratch file in ${tmp}\n`,
+    );
+    const r = await runProgram(iogen, iogenArgs, { cwd: tmp, onLine: (l) => io.err(`  ${l}\n`), signal: abort.signal });
+    if (r.code !== 0) {
+      throw new LabError(
+        `iogen failed (exit ${r.code ?? r.signal}): ${iogen} ${iogenArgs.join(" ")}\n${r.stderrTail.trimEnd()}`,
+      );
+    }
+    for (const f of [sub, sum]) if (!fs.existsSync(f)) throw new LabError(`iogen exited 0 but did not write ${f}`);
+
+    io.err("caplab lab: analysing ...\n");
+    const inputs = [await readResult(sub), await readResult(sum)];
+    let plan: WorkbookPlan;
+    try {
+      plan = buildLabPlan(inputs, { title: "Capacity Lab demo: 2×2 iogen experiment" });
+    } catch (e) {
+      throw new LabError(`analysis failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const xlsxPath = path.join(a.out, "lab-report.xlsx");
+    const htmlPath = path.join(a.out, "lab-report.html");
+    const xlsx = await renderXlsx(plan);
+    const html = renderHtml(plan);
+    writeFileAtomic(xlsxPath, xlsx);
+    writeFileAtomic(htmlPath, html);
+
+    const steps = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
+    if (steps) io.out(`\nSteps\n${formatTextTable(steps, Math.max(80, process.stdout.columns ?? 120))}\n`);
+    io.err(
+      `caplab lab: wrote ${xlsxPath} (${plan.sheets.map((s) => s.name).join(", ")}) and ${htmlPath} ` +
+        `(open it in a browser; no network needed)\n`,
+    );
+    if (a.keepTemp) io.err(`caplab lab: kept ${tmp}\n`);
+    return 0;
+  } catch (e) {
+    if (e instanceof LabError) {
+      io.err(`caplab lab: ${e.message}\n`);
+      return 1;
+    }
+    throw e;
+  } finally {
+    process.removeListener("SIGINT", onSignal);
+    process.removeListener("SIGTERM", onSignal);
+    cleanup();
+  }
+}

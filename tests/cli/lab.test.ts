@@ -1,0 +1,163 @@
+/**
+ * `caplab lab` with a stand-in iogen (`--iogen`): a small node script that checks the plan it is
+ * given and writes the synthetic 2×2 fixture CSVs (tests/analysis/fixtures/doe2x2) where iogen
+ * would, or fails the way iogen does. The real iogen run is `npm run lab` itself (see the report).
+ */
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
+import { join } from "path";
+import ExcelJS from "exceljs";
+import { formatTextTable, labPlanCsv, run } from "../../src/cli/commands/lab";
+import type { CliIo } from "../../src/cli/io";
+
+const FIXTURES = join(__dirname, "../analysis/fixtures/doe2x2");
+
+function capture(): CliIo & { stdout: string; stderr: string } {
+  const io = {
+    stdout: "",
+    stderr: "",
+    out: (t: string) => void (io.stdout += t),
+    err: (t: string) => void (io.stderr += t),
+  };
+  return io;
+}
+
+/** Writes an executable stand-in for iogen; `body` is JavaScript run with `args` (argv after the program). */
+function fakeIogen(dir: string, body: string): string {
+  const file = join(dir, "fake-iogen");
+  writeFileSync(
+    file,
+    `#!/usr/bin/env node\n"use strict";\nconst fs = require("fs");\nconst args = process.argv.slice(2);\n` +
+      `const opt = (n) => args[args.indexOf(n) + 1];\n${body}\n`,
+  );
+  chmodSync(file, 0o755);
+  return file;
+}
+
+let work: string;
+beforeEach(() => {
+  work = mkdtempSync(join(tmpdir(), "caplab-lab-test-"));
+});
+afterEach(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+describe("caplab lab", () => {
+  test("--help documents the options and exits 0", async () => {
+    const io = capture();
+    expect(await run(["--help"], io)).toBe(0);
+    for (const o of ["--out", "--duration", "--iops", "--size", "--iogen", "--keep-temp"])
+      expect(io.stdout).toContain(o);
+  });
+
+  test.each([
+    [["--bogus"], "unknown option '--bogus'"],
+    [["--duration", "0"], "--duration 0: give seconds, 1 to 600"],
+    [["--iops", "500"], "--iops 500: give two different whole numbers"],
+    [["--out", "/nonexistent/dir"], "--out /nonexistent/dir: not an existing directory"],
+  ])("bad usage %p exits 2 with a message", async (args, message) => {
+    const io = capture();
+    expect(await run(args, io)).toBe(2);
+    expect(io.stderr).toContain(message);
+  });
+
+  test("the plan is a 2×2 design in standard order", () => {
+    expect(labPlanCsv([500, 2000])).toBe("StdOrder,read_pct,iops\n1,100,500\n2,70,500\n3,100,2000\n4,70,2000\n");
+  });
+
+  test("runs iogen on a scratch file in a temp dir, writes both reports, prints Steps, removes the temp dir", async () => {
+    const iogen = fakeIogen(
+      work,
+      `fs.writeFileSync(${JSON.stringify(join(work, "args.json"))}, JSON.stringify({ args, plan: fs.readFileSync(args[1], "utf8") }));
+       fs.copyFileSync(${JSON.stringify(join(FIXTURES, "subintervals.csv"))}, opt("--csv"));
+       fs.copyFileSync(${JSON.stringify(join(FIXTURES, "summary.csv"))}, opt("--summary"));
+       process.stderr.write("step 1/4 ... done\\n");`,
+    );
+    const io = capture();
+    const code = await run(["--iogen", iogen, "--out", work, "--duration", "2"], io);
+    expect(io.stderr).not.toMatch(/failed/);
+    expect(code).toBe(0);
+
+    const { args, plan } = JSON.parse(readFileSync(join(work, "args.json"), "utf8")) as {
+      args: string[];
+      plan: string;
+    };
+    expect(args[0]).toBe("plan");
+    expect(plan).toBe(labPlanCsv([500, 2000]));
+    const opt = (n: string) => args[args.indexOf(n) + 1];
+    expect(opt("--duration")).toBe("2s");
+    expect(opt("--warmup")).toBe("1s");
+    expect(opt("--seed")).toMatch(/^\d+$/);
+    const tmp = join(opt("--target"), "..");
+    expect(tmp.startsWith(tmpdir())).toBe(true);
+    expect(existsSync(tmp)).toBe(false); // cleaned up
+
+    expect(io.stderr).toContain("  step 1/4 ... done"); // iogen's progress is shown
+    expect(io.stdout).toMatch(/^\nSteps\n/);
+    expect(io.stdout).toContain("r70-i4000");
+
+    const html = readFileSync(join(work, "lab-report.html"), "utf8");
+    expect(html).toContain("Response time vs throughput");
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(work, "lab-report.xlsx"));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(expect.arrayContaining(["Steps", "Model", "Fit"]));
+  });
+
+  test("an iogen failure is reported with its stderr, exits 1 and writes nothing", async () => {
+    const iogen = fakeIogen(work, `process.stderr.write("Error: --target: refusing to write\\n"); process.exit(2);`);
+    const io = capture();
+    expect(await run(["--iogen", iogen, "--out", work], io)).toBe(1);
+    expect(io.stderr).toContain("iogen failed (exit 2)");
+    expect(io.stderr).toContain("Error: --target: refusing to write");
+    expect(existsSync(join(work, "lab-report.xlsx"))).toBe(false);
+    expect(existsSync(join(work, "lab-report.html"))).toBe(false);
+  });
+
+  test("a missing --iogen binary is a clear error", async () => {
+    const io = capture();
+    expect(await run(["--iogen", join(work, "nope"), "--out", work], io)).toBe(1);
+    expect(io.stderr).toContain("no such file");
+  });
+});
+
+describe("formatTextTable", () => {
+  const table = {
+    name: "T",
+    columns: [
+      { header: "step", numFmt: "0" },
+      { header: "name" },
+      { header: "iops", numFmt: "#,##0.0" },
+      { header: "cpu", numFmt: "0.0%" },
+    ],
+    rows: [
+      [1, "a", 1234.56, 0.125],
+      [2, "longer name", 5, { formula: "A1", result: 0.5 }],
+    ],
+  };
+
+  test("aligns text left and numbers right, with the number formats", () => {
+    expect(formatTextTable(table, 200)).toBe(
+      [
+        "step  name            iops    cpu",
+        "   1  a            1,234.6  12.5%",
+        "   2  longer name      5.0  50.0%",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  test("splits wide tables into blocks that repeat the first column", () => {
+    expect(formatTextTable(table, 22)).toBe(
+      [
+        "step  name",
+        "   1  a",
+        "   2  longer name",
+        "",
+        "step     iops    cpu",
+        "   1  1,234.6  12.5%",
+        "   2      5.0  50.0%",
+        "",
+      ].join("\n"),
+    );
+  });
+});
