@@ -3,7 +3,7 @@
  * DomainError.
  */
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
-import fCdf from "@stdlib/stats-base-dists-f-cdf";
+import betainc from "@stdlib/math-base-special-betainc";
 import { DomainError } from "./errors";
 import { leastSquares } from "./least-squares";
 import { lenthPse } from "./lenth";
@@ -70,7 +70,8 @@ export interface DoeFitResult {
  * have two levels, alphabetically first → −1. Fit: {@link leastSquares} (Householder QR with R's
  * limited pivoting; aliased terms are reported, not dropped). SE_j = σ̂ √[(R'R)⁻¹]_jj with
  * σ̂² = RSS/(n − rank); t = b/SE, p = 2·P(T > |t|) on n − rank df (@stdlib t-cdf);
- * F = ((TSS − RSS)/df₁)/(RSS/df₂), p from @stdlib f-cdf. R² is uncentred without an intercept.
+ * F = ((TSS − RSS)/df₁)/(RSS/df₂), p = P(F₍df₁,df₂₎ > F) as the regularized incomplete beta
+ * I_{df₂/(df₂ + df₁F)}(df₂/2, df₁/2) (@stdlib betainc; unlike 1 − cdf it keeps tiny p-values). R² is uncentred without an intercept.
  * When n − rank = 0 (an unreplicated full model) significance comes from Lenth's PSE over the
  * non-intercept estimates ({@link lenthPse}): SE = PSE for every effect, t on m/3 df; the
  * intercept then has no SE.
@@ -172,7 +173,7 @@ export function doeFit(
     if (rSquared !== null) adjRSquared = 1 - ((1 - rSquared) * (n - (intercept ? 1 : 0))) / residualDf;
     if (fNumeratorDf > 0 && fit.rss > 0) {
       fStatistic = (tss - fit.rss) / fNumeratorDf / (fit.rss / residualDf);
-      fPValue = 1 - fCdf(fStatistic, fNumeratorDf, residualDf);
+      fPValue = fUpperTail(fStatistic, fNumeratorDf, residualDf);
     }
   }
   return {
@@ -190,4 +191,9 @@ export function doeFit(
     significanceFrom,
     tDf,
   };
+}
+
+/** Upper tail P(F(d1, d2) > f) = I_{d2/(d2 + d1 f)}(d2/2, d1/2), accurate for tiny p-values. */
+function fUpperTail(f: number, d1: number, d2: number): number {
+  return betainc(d2 / (d2 + d1 * f), d2 / 2, d1 / 2, true, false);
 }
