@@ -176,6 +176,11 @@ function main(): void {
       `Monte Carlo SE ≈ ${se.toFixed(1)} points).`,
     "",
     ...lines,
+    "",
+    'The default "ar1" rule (ρ̂ from all samples, bias-corrected plus 1.5 standard errors; exact finite-window ' +
+      "AR(1) factor; windows ≥ 30) is specified in docs/functions/SEEN_ENOUGH.md; the first draft is kept in this " +
+      "table to show why it was replaced. iid and ivy under-cover because the rule is applied after every sample and " +
+      "takes the shortest passing window.",
     "<!-- END seen-enough -->",
   ].join("\n");
   console.log(`\n${seconds} s`);

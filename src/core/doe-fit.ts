@@ -4,7 +4,7 @@
  */
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import betainc from "@stdlib/math-base-special-betainc";
-import { DomainError } from "./errors";
+import { DomainError, isDomainError } from "./errors";
 import { leastSquares } from "./least-squares";
 import { lenthPse } from "./lenth";
 import { modelMatrix, type FactorCoding } from "./model-matrix";
@@ -149,12 +149,13 @@ export function doeFit(
     const effects = mm.terms
       .map((t, j) => (t.factors.length > 0 ? fit.coefficients[j] : null))
       .filter((b): b is number => b !== null);
-    if (effects.length === 0) {
+    // No effects, or a PSE of 0 (most effects exactly 0): estimates only, no significance.
+    const lenth = effects.length > 0 && effects.some((b) => b !== 0) ? lenthPseOrNull(effects) : null;
+    if (lenth === null) {
       se = () => null;
     } else {
-      const { pse, df } = lenthPse(effects);
-      tDf = df;
-      se = (j) => (mm.terms[j].factors.length > 0 && fit.coefficients[j] !== null ? pse : null);
+      tDf = lenth.df;
+      se = (j) => (mm.terms[j].factors.length > 0 && fit.coefficients[j] !== null ? lenth.pse : null);
     }
   }
 
@@ -196,4 +197,14 @@ export function doeFit(
 /** Upper tail P(F(d1, d2) > f) = I_{d2/(d2 + d1 f)}(d2/2, d1/2), accurate for tiny p-values. */
 function fUpperTail(f: number, d1: number, d2: number): number {
   return betainc(d2 / (d2 + d1 * f), d2 / 2, d1 / 2, true, false);
+}
+
+/** Lenth's PSE, or null when it is 0 (more than half the effects are exactly 0). */
+function lenthPseOrNull(effects: readonly number[]): { pse: number; df: number } | null {
+  try {
+    return lenthPse(effects);
+  } catch (e) {
+    if (isDomainError(e)) return null;
+    throw e;
+  }
 }

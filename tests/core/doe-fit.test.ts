@@ -145,3 +145,34 @@ describe("modelTerms", () => {
     ]);
   });
 });
+
+describe("doeFit: degenerate fits answer instead of failing", () => {
+  it("an exact unreplicated fit with mostly zero effects gives estimates without significance", () => {
+    const A = [-1, 1, -1, 1];
+    const B = [-1, -1, 1, 1];
+    const fit = doeFit(["A", "B"], [A, B], [5, 7, 5, 7], { order: 2 });
+    expect(fit.significanceFrom).toBe("lenth");
+    expect(fit.terms.map((t) => t.estimate)).toEqual([6, 1, 0, 0].map((v) => expect.closeTo(v, 12)));
+    expect(fit.terms[0].stdError).toBeNull(); // the intercept has no Lenth SE
+  });
+  it("effects that are all exactly 0 give estimates and #N/A significance (Lenth's PSE would be 0)", () => {
+    const fit = doeFit(
+      ["A", "B"],
+      [
+        [-1, 1, -1, 1],
+        [-1, -1, 1, 1],
+      ],
+      [4, 4, 4, 4],
+      { order: 2 },
+    );
+    expect(fit.terms.map((t) => t.estimate)).toEqual([4, 0, 0, 0]);
+    expect(fit.terms.every((t) => t.stdError === null && t.pValue === null)).toBe(true);
+  });
+  it("a constant response gives R² #N/A-able nulls, not NaN", () => {
+    const fit = doeFit(["A"], [[-1, 1, -1, 1]], [3, 3, 3, 3]);
+    expect(fit.rSquared).toBeNull();
+    expect(fit.fStatistic).toBeNull();
+    expect(fit.residualStandardError).toBe(0);
+    expect(fit.terms[1].tValue).toBeNull();
+  });
+});
