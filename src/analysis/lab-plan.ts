@@ -14,16 +14,7 @@
 import { linearRegression } from "simple-statistics";
 import { DomainError, isDomainError } from "../core/errors";
 import { mmcMetrics } from "../core/mmc";
-import type { DoeFitFn } from "./doe-fit-api";
-// TEMPORARY until src/core/doe-fit.ts lands: loaded lazily so this file compiles without it.
-function loadDoeFit(): DoeFitFn | null {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require("../core/doe-fit") as { doeFit: DoeFitFn }).doeFit;
-  } catch {
-    return null;
-  }
-}
+import { doeFit } from "../core/doe-fit";
 import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
 import { collectLabData, LabData, LabStep, STEP_METRICS, StepMetric } from "./lab-data";
@@ -584,9 +575,9 @@ function fitTables(
   if (ys.some((y) => y === null)) return `${response}: not available for every step, no fit.`;
   const k = factors.length;
   const n = steps.length;
-  const order = n > 1 + k + (k * (k - 1)) / 2 ? 2 : 1;
-  const doeFit = loadDoeFit();
-  if (!doeFit) return `${response}: DOE_FIT is not available in this build.`;
+  // Main effects and two-factor interactions when the rows allow it (with zero residual df DOE_FIT
+  // takes significance from Lenth's PSE), else main effects only.
+  const order = n >= 1 + k + (k * (k - 1)) / 2 ? 2 : 1;
   let fit;
   try {
     fit = doeFit(
@@ -602,11 +593,11 @@ function fitTables(
   sb.table(
     `Fit_${tableSuffix}`,
     [
-      { key: "term", header: "term", numFmt: F.text, get: (t) => t.name, keep: true },
-      { key: "est", header: "estimate", numFmt: F.stat, get: (t) => (t.aliased ? NA : num(t.estimate)), keep: true },
-      { key: "se", header: "std error", numFmt: F.stat, get: (t) => (t.aliased ? NA : num(t.stdError)), keep: true },
+      { key: "term", header: `term (${response})`, numFmt: F.text, get: (t) => t.name, keep: true },
+      { key: "est", header: "estimate", numFmt: "General", get: (t) => (t.aliased ? NA : num(t.estimate)), keep: true },
+      { key: "se", header: "std error", numFmt: "General", get: (t) => (t.aliased ? NA : num(t.stdError)), keep: true },
       { key: "t", header: "t value", numFmt: "0.000", get: (t) => (t.aliased ? NA : num(t.tValue)), keep: true },
-      { key: "p", header: "Pr(>|t|)", numFmt: F.p, get: (t) => (t.aliased ? NA : num(t.pValue)), keep: true },
+      { key: "p", header: "Pr(>|t|)", numFmt: "0.00E+00", get: (t) => (t.aliased ? NA : num(t.pValue)), keep: true },
       { key: "al", header: "aliased", numFmt: F.text, get: (t) => (t.aliased ? "yes" : ""), keep: true },
     ] as ColumnSpec<(typeof fit.terms)[number]>[],
     fit.terms,
@@ -621,16 +612,19 @@ function fitTables(
     ["F numerator df", fit.fNumeratorDf],
     ["F denominator df", fit.fDenominatorDf],
     ["p-value of F", fit.fPValue],
+    ["t-test df", fit.tDf],
   ];
+  const significance =
+    fit.significanceFrom === "lenth" ? " (no residual df: significance from Lenth's pseudo standard error)" : "";
   sb.table(
     `FitStats_${tableSuffix}`,
     [
-      { key: "k", header: "statistic", numFmt: F.text, get: (r) => r[0], keep: true },
-      { key: "v", header: "value", numFmt: "0.0000", get: (r) => num(r[1]), keep: true },
+      { key: "k", header: `statistic (${response})`, numFmt: F.text, get: (r) => r[0], keep: true },
+      { key: "v", header: "value", numFmt: "General", get: (r) => num(r[1]), keep: true },
     ] as ColumnSpec<[string, number | null]>[],
     stats,
   );
-  return `${response}: ${order === 2 ? "main effects and two-factor interactions" : "main effects"}, ${fit.observations} observations, R² = ${fmt(fit.rSquared, 4)}.`;
+  return `${response}: ${order === 2 ? "main effects and two-factor interactions" : "main effects"}, ${fit.observations} observations, R² = ${fmt(fit.rSquared, 4)}${significance}.`;
 }
 
 function fmt(x: number | null | undefined, digits = 3): string {
@@ -704,9 +698,13 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     "M/M/c: c = the step's queue depth (the IO slots arrivals queue for in an open-loop generator), S = the step's measured mean service time, λ = achieved IOPS. " +
       "It predicts the response time from slot queueing alone: measured ≫ predicted means burstier arrivals or service times than exponential (or closed-loop fio at full queue depth, where ρ ≈ 1).",
   ];
+  let headline = "CPU cost: not enough steps with CPU figures for a fitted line.";
   if (line) {
     const b1000 = line.slope * 1000;
     const sat = line.slope > 0 ? (100 - line.intercept) / line.slope : null;
+    headline =
+      `CPU cost (fitted over ${line.n} steps, ${line.basis === "host" ? "host CPU" : "tool CPU"}): ${fmt((b1000 / 100) * line.cores, 4)} CPU-ms per IO ` +
+      `(= cores per 1000 IOPS), background ${fmt(line.intercept, 3)} %; the CPU would saturate near ${sat === null ? "n/a" : fmt(sat, 4)} IOPS.`;
     modelNotes.push(
       `Fitted CPU % = ${fmt(line.intercept, 4)} + ${fmt(line.slope, 4)} × IOPS over ${line.n} steps (R² = ${fmt(line.r2, 4)}, ${line.basis === "host" ? `host CPU, ${line.cores} cores` : "tool CPU, one CPU"}): ` +
         `marginal D = ${fmt((b1000 / 100) * line.cores, 4)} CPU-ms per IO; background ${fmt(line.intercept, 3)} %; CPU saturation at ${sat === null ? "n/a" : fmt(sat, 4)} IOPS.`,
@@ -936,7 +934,9 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const summary = new SheetBuilder("Summary", [
     options.title ?? "Capacity Lab — lab analysis",
     `${main.length} steps from ${inputs.length} file${inputs.length > 1 ? "s" : ""}. Documentation: docs/analysis.md.`,
+    headline,
     `Fit: ${fitSummary}`,
+    "Charts (response time vs throughput, CPU vs IOPS, time series) are in the HTML report: caplab report … --html OUT.html.",
   ]);
   summary.table(
     "Sheets",

@@ -1,0 +1,233 @@
+/**
+ * The lab analysis plan on the synthetic 2×2 iogen run (fixtures/generate-doe2x2.ts) and on real
+ * fio output (tests/import/golden/fio-*). Reference values are computed here independently: the
+ * step IOPS straight from the inputs, the 2×2 effects as half-differences of level means (exact for
+ * a balanced two-level design with ±1 coding), D = U/X by hand.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { buildLabPlan, columnLetter } from "../../src/analysis/lab-plan";
+import { CellValue, SheetPlan, TablePlan, WorkbookPlan } from "../../src/analysis/plan";
+import { readLabText, LabFileResult } from "../../src/import/detect";
+import { isDomainError } from "../../src/core/errors";
+
+const FIX = path.join(__dirname, "fixtures", "doe2x2");
+const GOLDEN = path.join(__dirname, "..", "import", "golden");
+const read = (file: string): LabFileResult => readLabText(fs.readFileSync(file, "utf8"), path.basename(file));
+const iogen = (): LabFileResult[] => [read(path.join(FIX, "subintervals.csv")), read(path.join(FIX, "summary.csv"))];
+const fio = (c: string): LabFileResult =>
+  readLabText(fs.readFileSync(path.join(GOLDEN, c, "input.json"), "utf8"), `${c}.json`);
+
+function sheet(plan: WorkbookPlan, name: string): SheetPlan {
+  const s = plan.sheets.find((x) => x.name === name);
+  if (!s) throw new Error(`no sheet ${name}`);
+  return s;
+}
+function table(plan: WorkbookPlan, name: string): TablePlan {
+  for (const s of plan.sheets) for (const t of s.tables) if (t.name === name) return t;
+  throw new Error(`no table ${name}`);
+}
+function column(t: TablePlan, header: string): CellValue[] {
+  const i = t.columns.findIndex((c) => c.header === header);
+  if (i < 0) throw new Error(`no column ${header} in ${t.name}: ${t.columns.map((c) => c.header).join(", ")}`);
+  return t.rows.map((r) => r[i]);
+}
+const value = (v: CellValue): number | string | null => {
+  if (v !== null && typeof v === "object") return "formula" in v ? v.result : null;
+  return v as number | string | null;
+};
+const relClose = (a: number, b: number, tol = 1e-9): boolean =>
+  Math.abs(a - b) <= tol * Math.max(Math.abs(a), Math.abs(b));
+
+/** Parses iogen summary CSV numbers directly (no reader) for reference. */
+function summaryColumn(name: string): number[] {
+  const [header, ...lines] = fs.readFileSync(path.join(FIX, "summary.csv"), "utf8").trim().split("\n");
+  const i = header.split(",").indexOf(name);
+  return lines.map((l) => Number(l.split(",")[i]));
+}
+
+describe("buildLabPlan on a 2×2 iogen run", () => {
+  const plan = buildLabPlan(iogen());
+
+  it("has the documented sheets, in order", () => {
+    expect(plan.sheets.map((s) => s.name)).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals"]);
+    expect(plan.sources).toEqual(["subintervals.csv", "summary.csv"]);
+  });
+
+  it("Steps IOPS equal the summary's to 1e-9 relative, with the measure window from the subintervals", () => {
+    const steps = table(plan, "Steps");
+    const iops = column(steps, "IOPS") as number[];
+    const expected = summaryColumn("iops");
+    expect(iops).toHaveLength(8);
+    iops.forEach((x, i) => expect(relClose(x, expected[i])).toBe(true));
+    expect(column(steps, "measure window")).toEqual(Array(8).fill("3–10"));
+    expect(column(steps, "warm-up excluded")).toEqual(Array(8).fill(2));
+    expect(column(steps, "protocol")).toEqual(Array(8).fill("nfs"));
+  });
+
+  it("fits the 2×2 design: effects are half-differences of level means", () => {
+    const fit = table(plan, "Fit_response");
+    const terms = column(fit, "term (cpu_busy_pct)");
+    expect(terms).toEqual(["(Intercept)", "read_pct", "target_iops", "read_pct:target_iops"]);
+    const y = summaryColumn("cpu_busy_pct");
+    const a = summaryColumn("read_pct").map((v) => (v === 100 ? 1 : -1));
+    const b = summaryColumn("target_iops").map((v) => (v === 4000 ? 1 : -1));
+    const mean = (xs: number[]): number => xs.reduce((s, v) => s + v, 0) / xs.length;
+    const effect = (code: number[]): number =>
+      (mean(y.filter((_, i) => code[i] > 0)) - mean(y.filter((_, i) => code[i] < 0))) / 2;
+    const est = column(fit, "estimate") as number[];
+    expect(est[0]).toBeCloseTo(mean(y), 10);
+    expect(est[1]).toBeCloseTo(effect(a), 10);
+    expect(est[2]).toBeCloseTo(effect(b), 10);
+    expect(est[3]).toBeCloseTo(effect(a.map((v, i) => v * b[i])), 10);
+    expect(table(plan, "Fit_response_time").rows.length).toBe(4);
+    expect(sheet(plan, "Fit").notes.join(" ")).toContain("read_pct: 70 → −1, 100 → +1");
+  });
+
+  it("Model: D = U/X by hand, and every formula's address points at the cells it means", () => {
+    const model = table(plan, "Model");
+    const cpu = summaryColumn("cpu_busy_pct");
+    const x = summaryColumn("iops");
+    const d = column(model, "D CPU-ms per IO").map(value) as number[];
+    d.forEach((v, i) => expect(v).toBeCloseTo(((cpu[i] / 100) * 8 * 1000) / x[i], 10));
+    const xmax = column(model, "X_max IOPS").map(value) as number[];
+    xmax.forEach((v, i) => expect(v).toBeCloseTo((x[i] * 100) / cpu[i], 6));
+    // Evaluate each formula from the cached values of the cells it names.
+    const at = model.at as { row: number; col: number };
+    const cellAt = (ref: string): number => {
+      const m = /^([A-Z]+)(\d+)$/.exec(ref) as RegExpExecArray;
+      const col = model.columns.findIndex((_, j) => columnLetter(at.col + j) === m[1]);
+      const row = Number(m[2]) - (at.row + 2);
+      return value(model.rows[row][col]) as number;
+    };
+    let checked = 0;
+    for (const row of model.rows) {
+      for (const cell of row) {
+        if (cell !== null && typeof cell === "object" && "formula" in cell) {
+          const expr = cell.formula.replace(/[A-Z]+\d+/g, (ref) => `(${cellAt(ref)})`);
+          expect(/^[\d.()+\-*/e ]+$/.test(expr)).toBe(true);
+          const evaluated = Function(`"use strict"; return (${expr});`)() as number;
+          expect(relClose(evaluated, cell.result as number, 1e-12)).toBe(true);
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(40);
+  });
+
+  it("M/M/c with c = queue depth and S = service avg, next to the measured response", () => {
+    const model = table(plan, "Model");
+    expect(column(model, "M/M/c c")).toEqual(Array(8).fill(16));
+    const pred = column(model, "M/M/c R ms") as number[];
+    const s = summaryColumn("service_ms_avg");
+    pred.forEach((p, i) => {
+      expect(p).toBeGreaterThanOrEqual(s[i]);
+      expect(p).toBeLessThan(s[i] * 1.01); // ρ ≈ 0.02: hardly any wait for a slot
+    });
+  });
+
+  it("has the three chart kinds", () => {
+    const ids = plan.sheets.flatMap((s) => s.charts.map((c) => c.id));
+    expect(ids).toEqual(["response-vs-throughput", "cpu-vs-iops", "iops-time-series", "latency-time-series"]);
+    const cpu = sheet(plan, "Model").charts[1];
+    expect(cpu.series.map((s) => s.name)).toEqual(["measured", "fitted line"]);
+    const ts = sheet(plan, "Subintervals").charts[0];
+    expect(ts.series).toHaveLength(8);
+    expect(ts.series[0].x).toHaveLength(10);
+  });
+
+  it("is plain data, and does not modify its inputs", () => {
+    const inputs = iogen();
+    const before = JSON.stringify(inputs);
+    const deepFreeze = (o: unknown): void => {
+      if (o && typeof o === "object") {
+        Object.freeze(o);
+        for (const v of Object.values(o)) deepFreeze(v);
+      }
+    };
+    deepFreeze(inputs);
+    const p = buildLabPlan(inputs);
+    expect(JSON.stringify(inputs)).toBe(before);
+    expect(JSON.parse(JSON.stringify(p))).toEqual(p);
+  });
+});
+
+describe("buildLabPlan on real fio output", () => {
+  it("Steps IOPS equal jobs[].<dir>.iops to 1e-9 relative, several files at once", () => {
+    const cases = ["fio-randread-json", "fio-randrw-jsonplus", "fio-write-rated-psync"];
+    const plan = buildLabPlan(cases.map(fio));
+    const steps = table(plan, "Steps");
+    const expected: number[] = [];
+    const sources: string[] = [];
+    for (const c of cases) {
+      const doc = JSON.parse(fs.readFileSync(path.join(GOLDEN, c, "input.json"), "utf8")) as {
+        jobs: Record<string, { iops: number; total_ios: number }>[];
+      };
+      for (const j of doc.jobs)
+        for (const d of ["read", "write", "trim"])
+          if (j[d].total_ios > 0) {
+            expected.push(j[d].iops);
+            sources.push(`${c}.json`);
+          }
+    }
+    const iops = column(steps, "IOPS") as number[];
+    expect(iops).toHaveLength(expected.length);
+    iops.forEach((x, i) => expect(relClose(x, expected[i])).toBe(true));
+    expect(column(steps, "source")).toEqual(sources);
+    expect(column(steps, "step")).toContain("seqwrite-8k#2");
+    expect(column(steps, "category").slice(1, 3)).toEqual(["read", "write"]);
+  });
+
+  it("fits a real 2×2 fio run (bs × iodepth) on the tool CPU, saying so", () => {
+    const plan = buildLabPlan([fio("fio-doe-2x2")]);
+    const fit = table(plan, "Fit_response");
+    expect(column(fit, "term (tool_cpu_pct)")).toEqual([
+      "(Intercept)",
+      "block_size",
+      "queue_depth",
+      "block_size:queue_depth",
+    ]);
+    expect(sheet(plan, "Fit").notes.join(" ")).toMatch(/fio does not record host CPU/);
+    expect(sheet(plan, "Fit").notes.join(" ")).toMatch(/Lenth/);
+  });
+});
+
+describe("buildLabPlan edge cases", () => {
+  it("aggregates subintervals when no summary is given, and accepts a seen-enough window on a long steady run", () => {
+    const lines = [
+      "host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,response_ms_p99,queue_depth",
+    ];
+    for (let i = 1; i <= 45; i++) {
+      const iops = 1000 + ((i * 37) % 11) - 5; // steady ±0.5 %
+      lines.push(`h,1,${i},${i <= 5 ? "warmup" : "measure"},1,overall,${iops},0.1,0.12,0.3,4`);
+    }
+    const plan = buildLabPlan([readLabText(lines.join("\n") + "\n", "long.csv")]);
+    const steps = table(plan, "Steps");
+    const measured = lines.slice(6).map((l) => Number(l.split(",")[6]));
+    const mean = measured.reduce((s, v) => s + v, 0) / measured.length;
+    expect(relClose(column(steps, "IOPS")[0] as number, mean)).toBe(true);
+    expect(column(steps, "measure window")).toEqual(["6–45"]);
+    expect(column(steps, "seen enough")).toEqual(["yes"]);
+    expect(column(steps, "seen-enough from")[0]).toBeGreaterThanOrEqual(6);
+    expect(column(steps, "achieved ±")[0]).toBeLessThanOrEqual(0.05);
+    expect(steps.columns.map((c) => c.header)).not.toContain("response p99 ms"); // not mergeable from subintervals
+    expect(plan.warnings.join(" ")).toMatch(/percentiles cannot be averaged/);
+    expect(plan.sheets.map((s) => s.name)).not.toContain("Fit");
+  });
+
+  it("refuses an input with errors, naming the file and the missing column", () => {
+    const bad = readLabText("host,step,subinterval,phase,seconds,category\nh,1,1,measure,1,overall\n", "no-iops.csv");
+    expect(() => buildLabPlan([bad])).toThrow(/no-iops\.csv: .*missing required column iops/);
+  });
+
+  it("refuses an unknown response column, naming the option", () => {
+    try {
+      buildLabPlan(iogen(), { response: "nope" });
+      throw new Error("did not throw");
+    } catch (e) {
+      expect(isDomainError(e) && e.argument).toBe("response");
+    }
+    const plan = buildLabPlan(iogen(), { response: "iops" });
+    expect(table(plan, "Fit_response").columns[0].header).toBe("term (iops)");
+  });
+});

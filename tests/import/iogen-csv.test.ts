@@ -1,0 +1,91 @@
+import { Readable } from "stream";
+import { parseIogenCsv, parseIogenCsvStream } from "../../src/import/iogen-csv";
+import { detectFormat, readLabText } from "../../src/import/detect";
+
+const HEADER = "host,step,step_name,subinterval,phase,start_s,seconds,category,iops,service_ms_avg";
+
+describe("parseIogenCsv", () => {
+  it("matches columns by name in any order and keeps unknown columns as text labels", () => {
+    const text = "iops,protocol,step,category,phase,subinterval,seconds,Run\n1234.5,nfs,3,overall,measure,7,1,12\n";
+    const r = parseIogenCsv(text, "x.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toHaveLength(1);
+    expect(r.rows[0].values.iops).toBe(1234.5);
+    expect(r.rows[0].values.step).toBe(3);
+    expect(r.rows[0].values.subinterval).toBe(7);
+    expect(r.rows[0].labels).toEqual({ protocol: "nfs", Run: "12" });
+    expect(r.labelColumns).toEqual(["protocol", "Run"]);
+  });
+
+  it("reads European Excel CSV: BOM, CRLF, ';' delimiter, decimal commas", () => {
+    const text =
+      "\uFEFFstep;category;phase;subinterval;seconds;iops;service_ms_avg\r\n1;overall;measure;1;1;1999,75;0,125\r\n";
+    const r = parseIogenCsv(text, "eu.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.delimiter).toBe(";");
+    expect(r.header[0]).toBe("step");
+    expect(r.rows[0].values.iops).toBe(1999.75);
+    expect(r.rows[0].values.service_ms_avg).toBe(0.125);
+  });
+
+  it("keeps a hostile label as the text it is", () => {
+    const text = `${HEADER},note\nh,1,a,1,measure,0,1,overall,10,0.1,"=HYPERLINK(""http://x"",""y"")"\n`;
+    const r = parseIogenCsv(text, "h.csv");
+    expect(r.rows[0].labels.note).toBe('=HYPERLINK("http://x","y")');
+  });
+
+  it("skips a truncated last line and says so in a warning", () => {
+    const text = `${HEADER}\nh,1,a,1,measure,0,1,overall,10,0.1\nh,1,a,2,meas`;
+    const r = parseIogenCsv(text, "t.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows).toHaveLength(1);
+    expect(r.warnings).toEqual([
+      { file: "t.csv", line: 3, message: expect.stringContaining("truncated last line skipped") },
+    ]);
+  });
+
+  it("reports a short line in the middle as an error with its line number", () => {
+    const text = `${HEADER}\nh,1,a,1,measure\nh,1,a,2,measure,1,1,overall,10,0.1\n`;
+    const r = parseIogenCsv(text, "m.csv");
+    expect(r.errors).toEqual([{ file: "m.csv", line: 2, message: "5 fields, the header has 10" }]);
+  });
+
+  it("names every missing required column", () => {
+    const r = parseIogenCsv(
+      "host,step,subinterval,phase,seconds,category,mb_s\nh,1,1,measure,1,overall,4\n",
+      "no-iops.csv",
+    );
+    expect(r.errors).toHaveLength(1);
+    expect(r.errors[0].message).toMatch(/missing required column iops\b/);
+    const r2 = parseIogenCsv("host,category,phase,subinterval,mb_s,cpu_busy_pct\n", "two.csv");
+    expect(r2.errors[0].message).toMatch(/missing required columns step, seconds, iops/);
+  });
+
+  it("tells subinterval from summary files", () => {
+    expect(detectFormat(HEADER)).toBe("iogen-subinterval");
+    expect(detectFormat("host,step,category,iops,measure_seconds,seen_enough,achieved_pm")).toBe("iogen-summary");
+    expect(detectFormat("a,b,c")).toBe("unknown");
+    expect(detectFormat('{\n "fio version": "fio-3.33"')).toBe("fio-json");
+  });
+
+  it("reads a stream like the text, in any chunking", async () => {
+    const text =
+      "\uFEFFstep;category;phase;subinterval;seconds;iops\r\n1;overall;measure;1;1;10,5\r\n1;overall;measure;2;1;11,5\r\n1;over";
+    const whole = parseIogenCsv(text, "s.csv");
+    for (const size of [1, 2, 3, 5, 64]) {
+      const bytes = Buffer.from(text, "utf8");
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < bytes.length; i += size) chunks.push(bytes.subarray(i, i + size));
+      expect(await parseIogenCsvStream(Readable.from(chunks), "s.csv")).toEqual(whole);
+    }
+    expect(whole.rows.map((r) => r.values.iops)).toEqual([10.5, 11.5]);
+    expect(whole.warnings).toHaveLength(1);
+  });
+
+  it("does not modify a frozen input and needs no trailing newline on a complete last line", () => {
+    const text = Object.freeze(`${HEADER}\nh,1,a,1,measure,0,1,overall,10,0.1`) as string;
+    const r = readLabText(text, "f.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.format).toBe("iogen-subinterval");
+  });
+});

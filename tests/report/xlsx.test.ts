@@ -1,0 +1,122 @@
+/**
+ * The .xlsx renderer, checked by reading the file back with ExcelJS (as another program would).
+ */
+import ExcelJS from "exceljs";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { WorkbookPlan } from "../../src/analysis/plan";
+import { readLabText } from "../../src/import/detect";
+import { renderXlsx, writeFileAtomic } from "../../src/report/xlsx";
+
+const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
+const HOSTILE = '=HYPERLINK("http://x","y")';
+
+async function load(bytes: Buffer): Promise<ExcelJS.Workbook> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(bytes as unknown as ArrayBuffer);
+  return wb;
+}
+
+function labPlan(): WorkbookPlan {
+  const sub = fs.readFileSync(path.join(FIX, "subintervals.csv"), "utf8");
+  const sum = fs.readFileSync(path.join(FIX, "summary.csv"), "utf8");
+  return buildLabPlan([readLabText(sub, "subintervals.csv"), readLabText(sum, "summary.csv")]);
+}
+
+describe("renderXlsx", () => {
+  it("writes the documented sheets with Excel tables, frozen headers, number formats and fitted widths", async () => {
+    const plan = labPlan();
+    const wb = await load(await renderXlsx(plan));
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals"]);
+    const steps = wb.getWorksheet("Steps") as ExcelJS.Worksheet;
+    const t = plan.sheets[1].tables[0];
+    const at = t.at as { row: number; col: number };
+    expect(Object.keys((steps as unknown as { tables: Record<string, unknown> }).tables)).toEqual(["Steps"]);
+    expect(steps.views[0]).toMatchObject({ state: "frozen", ySplit: at.row + 1 });
+    const iopsCol = t.columns.findIndex((c) => c.header === "IOPS") + 1;
+    expect(steps.getCell(at.row + 1, iopsCol).value).toBe("IOPS");
+    const first = steps.getCell(at.row + 2, iopsCol);
+    expect(first.value).toBe(t.rows[0][iopsCol - 1]);
+    expect(first.numFmt).toBe("#,##0.0");
+    const width = steps.getColumn(1).width as number;
+    expect(width).toBeGreaterThanOrEqual("summary.csv".length); // the source column
+    expect(width).toBeLessThanOrEqual(60);
+  });
+
+  it("writes live formulas with their results, and error values as errors", async () => {
+    const plan = labPlan();
+    const wb = await load(await renderXlsx(plan));
+    const model = wb.getWorksheet("Model") as ExcelJS.Worksheet;
+    const t = plan.sheets[2].tables[0];
+    const at = t.at as { row: number; col: number };
+    const dCol = t.columns.findIndex((c) => c.header === "D CPU-ms per IO") + 1;
+    const cell = model.getCell(at.row + 2, dCol);
+    expect(cell.type).toBe(ExcelJS.ValueType.Formula);
+    const planned = t.rows[0][dCol - 1] as { formula: string; result: number };
+    expect(cell.formula).toBe(planned.formula);
+    expect(cell.result).toBeCloseTo(planned.result, 12);
+    expect(cell.formula).not.toMatch(/CAPLAB/i);
+  });
+
+  it("keeps a hostile label as text, never a formula", async () => {
+    const csv = `host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,note\nh,1,1,measure,1,overall,100,0.1,0.2,"${HOSTILE.replace(/"/g, '""')}"\n`;
+    const plan = buildLabPlan([readLabText(csv, "=cmd|' /C calc'!A0.csv")]);
+    const wb = await load(await renderXlsx(plan));
+    let found = 0;
+    let formulas = 0;
+    wb.eachSheet((ws) =>
+      ws.eachRow((row) =>
+        row.eachCell((c) => {
+          if (c.value === HOSTILE || c.value === "=cmd|' /C calc'!A0.csv") {
+            expect(c.type).toBe(ExcelJS.ValueType.String);
+            found++;
+          }
+          if (c.type === ExcelJS.ValueType.Formula) {
+            formulas++;
+            expect(c.formula).not.toContain("HYPERLINK");
+            expect(c.formula).not.toContain("cmd");
+          }
+        }),
+      ),
+    );
+    expect(found).toBeGreaterThanOrEqual(3); // Steps label, Summary source, Subintervals source
+    expect(formulas).toBeGreaterThan(0);
+  });
+
+  it("renders an empty table as a header without an Excel table", async () => {
+    const plan: WorkbookPlan = {
+      title: "t",
+      sources: [],
+      warnings: [],
+      sheets: [
+        {
+          name: "S",
+          notes: ["n"],
+          tables: [{ name: "Empty", columns: [{ header: "a" }], rows: [] }],
+          charts: [],
+          freezeHeader: true,
+        },
+      ],
+    };
+    const wb = await load(await renderXlsx(plan));
+    const ws = wb.getWorksheet("S") as ExcelJS.Worksheet;
+    expect(ws.getCell(3, 1).value).toBe("a");
+    expect(ws.getCell(4, 1).value).toBe("(no rows)");
+  });
+});
+
+describe("writeFileAtomic", () => {
+  it("replaces the target in one rename and leaves no temporary file", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-"));
+    const target = path.join(dir, "out.xlsx");
+    writeFileAtomic(target, "one");
+    writeFileAtomic(target, "two");
+    expect(fs.readFileSync(target, "utf8")).toBe("two");
+    expect(fs.readdirSync(dir)).toEqual(["out.xlsx"]);
+    expect(() => writeFileAtomic(path.join(dir, "missing", "x.xlsx"), "x")).toThrow();
+    expect(fs.readdirSync(dir)).toEqual(["out.xlsx"]);
+    fs.rmSync(dir, { recursive: true });
+  });
+});
