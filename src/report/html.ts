@@ -130,13 +130,15 @@ export interface AlignedChartData {
 
 /**
  * Merges a chart's series (each with its own x values, in any order) onto one ascending x
- * array with one column per series, the layout uPlot draws. Each point keeps its own row, so
- * two points with the same x (two steps at the same IOPS) both show. Points whose x or y is
- * not finite are left out. Cost O(n log n) for n points.
+ * array with one column per series, the layout uPlot draws. Series that share x values share
+ * rows (time series of several steps on one time grid cost one row per time, not one per
+ * point); two points of one series at the same x (two steps at the same IOPS) get a row each,
+ * so both show. Points whose x or y is not finite are left out. Cost O(n log n + r·s) for n
+ * points, r rows and s series.
  *
  * @param chart - the chart plan.
  * @returns the aligned data.
- * @example alignSeries({ series: [{ x: [2, 1], y: [20, 10] }] }) // => { x: [1, 2], y: [[10, 20]] }
+ * @example alignSeries({ series: [{ x: [2, 1], y: [20, 10] }, { x: [1], y: [5] }] }) // => { x: [1, 2], y: [[10, 20], [5, null]] }
  */
 export function alignSeries(
   chart: Pick<ChartPlan, "series"> | { series: { x: number[]; y: number[] }[] },
@@ -148,10 +150,36 @@ export function alignSeries(
       if (Number.isFinite(s.x[j]) && Number.isFinite(s.y[j])) points.push([s.x[j], i, s.y[j]]);
     }
   });
-  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
-  const y = chart.series.map(() => new Array<number | null>(points.length).fill(null));
-  points.forEach(([, i, v], k) => (y[i][k] = v));
-  return { x: points.map((p) => p[0]), y };
+  points.sort((a, b) => a[0] - b[0] || a[1] - b[1]); // stable: a series' points at one x keep their order
+  const x: number[] = [];
+  const y: (number | null)[][] = chart.series.map(() => []);
+  for (let start = 0; start < points.length;) {
+    let end = start;
+    while (end < points.length && points[end][0] === points[start][0]) end++;
+    // Rows for this x: as many as the series with the most points here.
+    const base = x.length;
+    let rows = 0;
+    for (let k = start; k < end;) {
+      let m = k;
+      while (m < end && points[m][1] === points[k][1]) m++;
+      rows = Math.max(rows, m - k);
+      k = m;
+    }
+    for (let r = 0; r < rows; r++) {
+      x.push(points[start][0]);
+      for (const col of y) col.push(null);
+    }
+    for (let k = start; k < end;) {
+      let m = k;
+      while (m < end && points[m][1] === points[k][1]) {
+        y[points[m][1]][base + (m - k)] = points[m][2];
+        m++;
+      }
+      k = m;
+    }
+    start = end;
+  }
+  return { x, y };
 }
 
 /** What the page's chart script receives for one chart. */
@@ -439,11 +467,13 @@ const CHART_SCRIPT = `
       c.series.forEach(function (s, i) {
         var colour = palette[i % palette.length];
         var line = s.style !== "points";
+        var cycle = Math.floor(i / palette.length) % 3;
         series.push({
           label: s.name,
           stroke: colour,
           width: line ? 2 : 0,
           spanGaps: true,
+          dash: cycle === 1 ? [8, 4] : cycle === 2 ? [2, 3] : undefined,
           paths: line ? undefined : noPath,
           points: { show: s.style !== "line", size: 7, width: 1, stroke: colour, fill: colour }
         });

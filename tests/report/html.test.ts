@@ -105,6 +105,7 @@ describe("renderHtml structure", () => {
     expect(data.map((d) => d.el)).toEqual(figures.map((f) => one(f, "div", "chart-area").getAttribute("id")));
     expect(data[0].series.map((s) => s.name)).toEqual(charts[0].series.map((s) => s.name));
     expect(data[0].data[0]).toEqual([0, 499.8, 500.4, 1000, 1998.7, 2000, 2001.2, 3000]);
+    expect(data[0].data[1]).toEqual([null, 0.21, 0.35, null, 0.24, null, 0.52, null]);
   });
 
   test("rows beyond maxTableRows are left out with a note", () => {
@@ -231,7 +232,7 @@ describe("formatNumber", () => {
 });
 
 describe("alignSeries", () => {
-  test("merges series onto ascending x, one row per point, dropping non-finite points", () => {
+  test("merges series onto ascending x, sharing rows at equal x, dropping non-finite points", () => {
     const aligned = alignSeries({
       series: [
         { x: [3, 1, 2], y: [30, 10, 20] },
@@ -239,15 +240,36 @@ describe("alignSeries", () => {
       ],
     });
     expect(aligned).toEqual({
-      x: [1, 2, 2, 3, 5],
+      x: [1, 2, 3, 5],
       y: [
-        [10, 20, null, 30, null],
-        [null, null, 200, null, 500],
+        [10, 20, 30, null],
+        [null, 200, null, 500],
       ],
     });
   });
 
+  test("time series of several steps on one grid take one row per time", () => {
+    const t = [0, 1, 2, 3];
+    const aligned = alignSeries({ series: [1, 2, 3].map((k) => ({ x: t, y: t.map((v) => v * k) })) });
+    expect(aligned.x).toEqual(t);
+    expect(aligned.y[2]).toEqual([0, 3, 6, 9]);
+  });
+
   test("keeps two points at the same x in one series", () => {
     expect(alignSeries({ series: [{ x: [500, 500], y: [1, 2] }] })).toEqual({ x: [500, 500], y: [[1, 2]] });
+    expect(
+      alignSeries({
+        series: [
+          { x: [500, 500, 700], y: [1, 2, 3] },
+          { x: [500], y: [9] },
+        ],
+      }),
+    ).toEqual({
+      x: [500, 500, 700],
+      y: [
+        [1, 2, 3],
+        [9, null, null],
+      ],
+    });
   });
 });
