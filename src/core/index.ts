@@ -7,8 +7,10 @@
 export { DomainError, isDomainError } from "./errors";
 export type { DomainErrorKind } from "./errors";
 
+export { ensureFinite } from "./finite";
+
 // Queueing
-export { erlangB, erlangC, erlangCFromB } from "./erlang";
+export { erlangB, erlangC, erlangCFromB, checkServerCount, MAX_SERVERS } from "./erlang";
 export type { ErlangArgumentNames } from "./erlang";
 export { mmcMetrics, mmcResponse, mmcServiceLevel, mmcStaff, MMC_ARGUMENT_NAMES, MMC_STAFF_LIMIT } from "./mmc";
 export type { MmcMetrics, MmcArgumentNames } from "./mmc";

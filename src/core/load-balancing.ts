@@ -17,6 +17,7 @@
  * Nagaraja, Order Statistics (3rd ed., 2003), §4.5.
  */
 import { DomainError } from "./errors";
+import { ensureFinite } from "./finite";
 import { expectedMaximumNormal } from "./expected-maximum";
 
 export type LbMethod = "exact" | "bound";
@@ -56,5 +57,5 @@ export function lbMaxUtil(
   }
   const perCentre = workloads / centres;
   const z = method === "bound" ? Math.sqrt(2 * Math.log(centres)) : expectedMaximumNormal(centres, "centres");
-  return perCentre * mean + sd * Math.sqrt(perCentre) * z;
+  return ensureFinite(perCentre * mean + sd * Math.sqrt(perCentre) * z, "workloads");
 }

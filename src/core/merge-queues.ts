@@ -24,6 +24,7 @@
  * (1993) "Approximations for the GI/G/m queue", Production and Operations Management 2(2).
  */
 import { DomainError } from "./errors";
+import { ensureFinite } from "./finite";
 import { mmcMetrics } from "./mmc";
 
 /** One site's arguments: staff (servers), mean service time, arrival rate (same time unit). */
@@ -102,6 +103,7 @@ export function mergeQueues(a: SiteInput, b: SiteInput): MergeResult {
     arrivalRate: "rate_a + rate_b",
   });
   const wait = (m.meanWait * (1 + scv)) / 2;
+  ensureFinite(serviceTime + wait, "service_a");
   return {
     a: ra,
     b: rb,

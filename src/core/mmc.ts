@@ -20,7 +20,8 @@
  * Performance with Perl::PDQ (2011), ch. 2.
  */
 import { DomainError } from "./errors";
-import { erlangCFromB, formatShort } from "./erlang";
+import { ensureFinite } from "./finite";
+import { MAX_SERVERS, checkServerCount, erlangCFromB, formatShort } from "./erlang";
 
 /** The steady-state figures of an M/M/c queue; times in the caller's unit. */
 export interface MmcMetrics {
@@ -53,9 +54,7 @@ export const MMC_ARGUMENT_NAMES: MmcArgumentNames = {
 
 /** Checks servers, service time and arrival rate (not stability). */
 function checkInputs(servers: number, serviceTime: number, arrivalRate: number, names: MmcArgumentNames): void {
-  if (!Number.isInteger(servers) || servers < 1) {
-    throw new DomainError(names.servers, `must be a whole number ≥ 1, got ${servers}`, "num");
-  }
+  checkServerCount(servers, names.servers);
   if (!Number.isFinite(serviceTime) || serviceTime <= 0) {
     throw new DomainError(names.serviceTime, `must be a positive time, got ${serviceTime}`, "num");
   }
@@ -96,7 +95,7 @@ function erlangBUnchecked(servers: number, load: number): number {
  *
  * Variant: exact Erlang C (B recursion), no approximation. Cost: O(servers).
  *
- * @param servers - number of servers c, a whole number ≥ 1
+ * @param servers - number of servers c, a whole number from 1 to 10⁷
  * @param serviceTime - mean service time S (> 0), in any time unit
  * @param arrivalRate - arrival rate λ (> 0) per the same time unit, with λ·S < c
  * @param names - argument names for error messages (defaults to servers / service_time / arrival_rate)
@@ -117,6 +116,7 @@ export function mmcMetrics(
   const c = erlangCFromB(servers, load, erlangBUnchecked(servers, load));
   const meanWait = (c * serviceTime) / (servers - load);
   const meanResponse = serviceTime + meanWait;
+  ensureFinite(arrivalRate * meanResponse, names.serviceTime);
   return {
     utilization: load / servers,
     pWait: c,
@@ -130,7 +130,7 @@ export function mmcMetrics(
 /**
  * Mean response time R = S + Wq of an M/M/c queue (exact Erlang C). Cost: O(servers).
  *
- * @param servers - number of servers c, a whole number ≥ 1
+ * @param servers - number of servers c, a whole number from 1 to 10⁷
  * @param serviceTime - mean service time S (> 0), in any time unit
  * @param arrivalRate - arrival rate λ (> 0) per the same time unit, with λ·S < c
  * @returns R in the unit of `serviceTime`
@@ -152,7 +152,7 @@ function checkAnswerWithin(t: number, name: string): void {
  * Service level of an M/M/c queue: the probability that an arrival starts service within `t`,
  * P(Wq ≤ t) = 1 − C·exp(−(c − a)·t / S). Cost: O(servers).
  *
- * @param servers - number of servers c, a whole number ≥ 1
+ * @param servers - number of servers c, a whole number from 1 to 10⁷
  * @param serviceTime - mean service time S (> 0)
  * @param arrivalRate - arrival rate λ (> 0) per the same time unit, with λ·S < c
  * @param answerWithin - the threshold t ≥ 0, in the unit of `serviceTime`
@@ -175,7 +175,7 @@ export function mmcServiceLevel(
 }
 
 /** The largest staff {@link mmcStaff} will consider before declaring the target out of reach. */
-export const MMC_STAFF_LIMIT = 10_000_000;
+export const MMC_STAFF_LIMIT = MAX_SERVERS;
 
 /**
  * The smallest number of servers c meeting a target: with `answerWithin` given, the service

@@ -13,6 +13,7 @@
  * Reference: Brealey, Myers & Allen, Principles of Corporate Finance, ch. 2.
  */
 import { DomainError } from "./errors";
+import { ensureFinite } from "./finite";
 
 function checkRate(rate: number): void {
   if (!Number.isFinite(rate) || rate <= -1) {
@@ -26,7 +27,7 @@ function checkRate(rate: number): void {
  * @param rate - discount rate per period as a fraction (0.1 for 10%), > −1
  * @param cashflows - amounts in any currency, one per period starting at t = 0; at least one
  * @returns the present value at t = 0, in the currency of the cash flows
- * @throws DomainError (`#NUM!`) for rate ≤ −1 or a non-finite amount; (`#VALUE!`) for no cash flows
+ * @throws DomainError (`#NUM!`) for rate ≤ −1, a non-finite amount or an overflowing sum; (`#VALUE!`) for no cash flows
  * @example
  * npv(0.1, [100000, 100000, 100000]); // => 273553.71900826444
  */
@@ -40,7 +41,7 @@ export function npv(rate: number, cashflows: readonly number[]): number {
   const v = 1 / (1 + rate);
   let sum = 0;
   for (let t = cashflows.length - 1; t >= 0; t--) sum = sum * v + cashflows[t];
-  return sum;
+  return ensureFinite(sum, "cashflows");
 }
 
 /**
@@ -63,5 +64,5 @@ export function npvLevel(rate: number, amount: number, periods: number): number 
   const v = 1 / (1 + rate);
   let sum = 0;
   for (let t = periods; t >= 0; t--) sum = sum * v + amount;
-  return sum;
+  return ensureFinite(sum, "cashflows");
 }
