@@ -260,25 +260,33 @@ function stepColumns(data: LabData): ColumnSpec<LabStep>[] {
       key: "se_pm",
       header: "achieved ±",
       numFmt: "0.00%",
-      description: "Achieved relative half-width of the IOPS confidence interval (iogen summary: achieved_pm)",
-      get: (s) => num(s.window?.seenEnough ? s.window.seenEnough.achieved : pmFraction(s.values.achieved_pm)),
+      description: "Relative half-width of the IOPS confidence interval over that window (SEEN_ENOUGH's achieved)",
+      get: (s) => num(s.window?.seenEnough ? s.window.seenEnough.achieved : null),
     },
     {
       key: "se_ok",
       header: "seen enough",
       numFmt: F.text,
-      description: "yes: the accuracy was reached; no: not within the run; off: iogen ran a fixed duration",
-      get: (s) => (s.window?.seenEnough ? (s.window.seenEnough.accepted ? "yes" : "no") : s.seenEnoughFlag),
+      description: "yes: a window reached ±5 % at 95 %; no: none did (the ar1 method needs at least 30 subintervals)",
+      get: (s) => (s.window?.seenEnough ? (s.window.seenEnough.accepted ? "yes" : "no") : ""),
+    },
+    {
+      key: "iogen_se",
+      header: "iogen seen_enough",
+      numFmt: F.text,
+      description: "iogen's own decision from the summary CSV: yes, no, or off (fixed duration)",
+      get: (s) => s.seenEnoughFlag,
+    },
+    {
+      key: "iogen_pm",
+      header: "iogen achieved ±",
+      numFmt: "0.00%",
+      description: "iogen's achieved_pm from the summary CSV (a fraction)",
+      get: (s) => num(s.values.achieved_pm),
     },
     { key: "basis", header: "basis", numFmt: F.text, get: (s) => s.basis, description: "summary, subintervals or fio" },
   );
   return cols;
-}
-
-/** iogen writes achieved_pm as a percentage or a fraction? Values above 1 are read as %. */
-function pmFraction(v: number | null): number | null {
-  if (v === null) return null;
-  return v > 1 ? v / 100 : v;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -437,6 +445,17 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
       get: (m, ref) => {
         const n = m.step.values.avg_in_flight;
         return formula(`${ref("inflight")}/${ref("xs")}`, n !== null && m.xs !== null && m.xs > 0 ? n / m.xs : null);
+      },
+    },
+    {
+      key: "waiting",
+      header: "X·R − in flight",
+      numFmt: F.ratio,
+      description:
+        "Mean IOs waiting for a free slot (Little's law on the wait): X·R counts every IO from its scheduled time, the in-flight average only launched ones",
+      get: (m, ref) => {
+        const n = m.step.values.avg_in_flight;
+        return formula(`${ref("xr")}-${ref("inflight")}`, n !== null && m.xr !== null ? m.xr - n : null);
       },
     },
     {
@@ -698,17 +717,26 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     "M/M/c: c = the step's queue depth (the IO slots arrivals queue for in an open-loop generator), S = the step's measured mean service time, λ = achieved IOPS. " +
       "It predicts the response time from slot queueing alone: measured ≫ predicted means burstier arrivals or service times than exponential (or closed-loop fio at full queue depth, where ρ ≈ 1).",
   ];
-  let headline = "CPU cost: not enough steps with CPU figures for a fitted line.";
+  let headline = "CPU cost: not enough steps with CPU figures and different IOPS for a fitted line.";
   if (line) {
-    const b1000 = line.slope * 1000;
-    const sat = line.slope > 0 ? (100 - line.intercept) / line.slope : null;
-    headline =
-      `CPU cost (fitted over ${line.n} steps, ${line.basis === "host" ? "host CPU" : "tool CPU"}): ${fmt((b1000 / 100) * line.cores, 4)} CPU-ms per IO ` +
-      `(= cores per 1000 IOPS), background ${fmt(line.intercept, 3)} %; the CPU would saturate near ${sat === null ? "n/a" : fmt(sat, 4)} IOPS.`;
-    modelNotes.push(
-      `Fitted CPU % = ${fmt(line.intercept, 4)} + ${fmt(line.slope, 4)} × IOPS over ${line.n} steps (R² = ${fmt(line.r2, 4)}, ${line.basis === "host" ? `host CPU, ${line.cores} cores` : "tool CPU, one CPU"}): ` +
-        `marginal D = ${fmt((b1000 / 100) * line.cores, 4)} CPU-ms per IO; background ${fmt(line.intercept, 3)} %; CPU saturation at ${sat === null ? "n/a" : fmt(sat, 4)} IOPS.`,
-    );
+    const basis = line.basis === "host" ? `host CPU, ${line.cores} cores` : "tool CPU, one CPU";
+    const fitted = `Fitted CPU % = ${fmt(line.intercept, 4)} ${line.slope < 0 ? "−" : "+"} ${fmt(Math.abs(line.slope), 4)} × IOPS over ${line.n} steps (R² = ${fmt(line.r2, 4)}, ${basis})`;
+    if (line.slope > 0) {
+      const dMs = ((line.slope * 1000) / 100) * line.cores; // CPU-ms per IO = cores per 1000 IOPS
+      const sat = (100 - line.intercept) / line.slope;
+      headline =
+        `CPU cost (fitted over ${line.n} steps, ${basis}): ${fmt(dMs, 4)} CPU-ms per IO (= cores per 1000 IOPS), ` +
+        `background ${fmt(line.intercept, 3)} %; the CPU would saturate near ${fmt(sat, 4)} IOPS.`;
+      modelNotes.push(
+        `${fitted}: marginal D = ${fmt(dMs, 4)} CPU-ms per IO without the background; CPU saturation (100 %) at ${fmt(sat, 4)} IOPS. ` +
+          "The per-step D below includes the background, so it overstates the cost per IO at low IOPS.",
+      );
+    } else {
+      headline = `CPU cost: CPU does not rise with IOPS in these steps (${fitted}); other work dominates the CPU, so no marginal cost per IO can be estimated.`;
+      modelNotes.push(
+        `${fitted}: the CPU does not rise with IOPS, so other work dominates it; the per-step D and X_max below include that work.`,
+      );
+    }
   }
   const model = new SheetBuilder("Model", modelNotes);
   model.table("Model", modelColumns(), rows);

@@ -231,3 +231,33 @@ describe("buildLabPlan edge cases", () => {
     expect(table(plan, "Fit_response").columns[0].header).toBe("term (iops)");
   });
 });
+
+describe("buildLabPlan on real iogen output (fixtures/iogen-real, a 2×2 plan)", () => {
+  const REAL = path.join(__dirname, "fixtures", "iogen-real");
+  const plan = buildLabPlan([read(path.join(REAL, "subintervals.csv")), read(path.join(REAL, "summary.csv"))]);
+
+  it("Steps IOPS equal the summary's overall rows to 1e-9 relative; read/write rows go to Categories", () => {
+    const [header, ...lines] = fs.readFileSync(path.join(REAL, "summary.csv"), "utf8").trim().split("\n");
+    const h = header.split(",");
+    const rows = lines.map((l) => l.split(","));
+    const overall = rows.filter((r) => r[h.indexOf("category")] === "overall").map((r) => Number(r[h.indexOf("iops")]));
+    const iops = column(table(plan, "Steps"), "IOPS") as number[];
+    expect(iops).toHaveLength(4);
+    iops.forEach((x, i) => expect(relClose(x, overall[i])).toBe(true));
+    expect(table(plan, "Categories").rows).toHaveLength(8);
+    expect(column(table(plan, "Steps"), "iogen seen_enough")).toEqual(Array(4).fill("off"));
+    // iogen numbers the subintervals of each phase from 1: warm-up 1, then measure 1–4
+    expect(column(table(plan, "Steps"), "measure window")).toEqual(Array(4).fill("1–4"));
+    expect(column(table(plan, "Steps"), "warm-up excluded")).toEqual(Array(4).fill(1));
+  });
+
+  it("fits read_pct × target_iops", () => {
+    expect(plan.sheets.map((s) => s.name)).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories"]);
+    expect(column(table(plan, "Fit_response"), "term (cpu_busy_pct)")).toEqual([
+      "(Intercept)",
+      "read_pct",
+      "target_iops",
+      "read_pct:target_iops",
+    ]);
+  });
+});
