@@ -18,7 +18,7 @@ pub struct ArrivalProcess {
 
 #[derive(Debug, Clone)]
 enum Kind {
-    Poisson { rng: StdRng, exp: Exp<f64> },
+    Poisson { rng: Box<StdRng>, exp: Exp<f64> },
     Uniform { gap_s: f64 },
 }
 
@@ -29,7 +29,7 @@ impl ArrivalProcess {
         assert!(rate.is_finite() && rate > 0.0, "arrival rate must be positive");
         let kind = match arrivals {
             Arrivals::Poisson => Kind::Poisson {
-                rng: StdRng::seed_from_u64(seed ^ 0xA55A_0001),
+                rng: Box::new(StdRng::seed_from_u64(seed ^ 0xA55A_0001)),
                 exp: Exp::new(rate).expect("positive rate"),
             },
             Arrivals::Uniform => Kind::Uniform { gap_s: 1.0 / rate },
@@ -42,7 +42,7 @@ impl ArrivalProcess {
         self.next_index += 1;
         match &mut self.kind {
             Kind::Poisson { rng, exp } => {
-                self.offset_s += exp.sample(rng);
+                self.offset_s += exp.sample(rng.as_mut());
                 self.offset_s
             }
             // Multiplying rather than summing keeps uniform arrivals exactly on the grid.

@@ -5,9 +5,12 @@
 //! [`engine::Engine`] and collects [`stats`], and [`output`] turns rows into CSV, JSON or a table.
 
 pub mod arrivals;
+pub mod cli;
 pub mod cpu;
 pub mod engine;
 pub mod options;
+pub mod output;
+pub mod plan;
 pub mod scheduler;
 pub mod seen_enough;
 pub mod stats;

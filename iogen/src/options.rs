@@ -194,7 +194,7 @@ impl Options {
         if self.block_size == 0 {
             return Err(OptionError::invalid("block-size", "must be at least 1 byte"));
         }
-        if self.io_mode == IoMode::Direct && self.block_size % 512 != 0 {
+        if self.io_mode == IoMode::Direct && !self.block_size.is_multiple_of(512) {
             return Err(OptionError::invalid(
                 "block-size",
                 format!("{} bytes is not a multiple of 512, which --direct needs", self.block_size),
@@ -258,9 +258,10 @@ impl Options {
     }
 
     /// Set one option from its long name (dashes or underscores) and a text value, as a plan row
-    /// does. Returns `Ok(false)` when the name is not an option that can vary per step.
+    /// does. Returns `Ok(false)` when the name is not an option that can vary per step
+    /// (see [`STEP_OPTIONS`]).
     pub fn apply(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
-        let key = name.trim().to_ascii_lowercase().replace('-', "_");
+        let key = normalize_name(name);
         let opt = key.replace('_', "-");
         let err = |p: String| OptionError::invalid(&opt, p);
         match key.as_str() {
@@ -310,6 +311,37 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
     }
 }
 
+/// Options a plan column may set per step (names as in plan files; dashes also accepted).
+pub const STEP_OPTIONS: [&str; 18] = [
+    "size",
+    "block_size",
+    "bs",
+    "read_pct",
+    "random_pct",
+    "iops",
+    "queue_depth",
+    "iodepth",
+    "arrivals",
+    "engine",
+    "warmup",
+    "duration",
+    "subinterval",
+    "max_duration",
+    "focus",
+    "seed",
+    "direct",
+    "seen_enough",
+];
+
+/// Options that hold for the whole run and cannot be plan columns.
+pub const RUN_OPTIONS: [&str; 9] =
+    ["target", "csv", "summary", "json", "host", "label", "allow_overwrite", "start_at", "seen_enough_method"];
+
+/// A column or option name in the form used by [`STEP_OPTIONS`]: trimmed, lower case, `_` for `-`.
+pub fn normalize_name(name: &str) -> String {
+    name.trim().to_ascii_lowercase().replace('-', "_")
+}
+
 /// Parse a byte size: a whole number with an optional unit. `K`, `M`, `G`, `T` and `KiB`, `MiB`,
 /// `GiB`, `TiB` are powers of 1024 (as in fio and dd); `kB`/`KB`, `MB`, `GB`, `TB` are powers of
 /// 1000; `B` or no unit is bytes. Case-insensitive except that nothing else is accepted.
@@ -353,7 +385,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
         "h" => value * 3600.0,
         other => return Err(format!("unknown time unit '{other}' in '{s}' (use ms, s, m, h)")),
     };
-    if !secs.is_finite() || secs < 0.0 || secs > 1e9 {
+    if !(0.0..=1e9).contains(&secs) {
         return Err(format!("'{s}' is out of range"));
     }
     Ok(Duration::from_secs_f64(secs))
@@ -502,6 +534,13 @@ mod tests {
         assert_eq!(o.apply("engine", "io_uring"), Ok(true));
         assert_eq!(o.engine, EngineChoice::IoUring);
         assert_eq!(o.apply("protocol", "nfs"), Ok(false));
+        let samples = [
+            "1MiB", "4K", "4K", "50", "50", "1000", "4", "4", "uniform", "sync", "1s", "2s", "1s", "3s", "iops", "7",
+            "yes", "5%@95%",
+        ];
+        for (name, value) in STEP_OPTIONS.iter().zip(samples) {
+            assert_eq!(o.apply(name, value), Ok(true), "{name}");
+        }
         let e = o.apply("queue_depth", "deep").unwrap_err();
         assert!(e.to_string().starts_with("--queue-depth:"), "{e}");
         let e = o.apply("arrivals", "bursty").unwrap_err();

@@ -62,7 +62,7 @@ mod tests {
         let mut reads = 0;
         for _ in 0..10_000 {
             let (k, off) = w.next_io();
-            assert!(off >= 4096 && off < 4096 + 100 * 4096 && off % 4096 == 0);
+            assert!((4096..4096 + 100 * 4096).contains(&off) && off % 4096 == 0);
             if k == OpKind::Read {
                 reads += 1;
             }

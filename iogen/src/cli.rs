@@ -1,0 +1,337 @@
+//! The command line (clap). [`parse_args`] accepts any iterator of arguments, so tests can call it.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::options::{
+    parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals, EngineChoice, Focus, IoMode, Iops,
+    Options, Overwrite, SeenEnoughMethod, SeenEnoughSpec,
+};
+
+const LONG_ABOUT: &str = "\
+iogen is an open-loop IO load generator. It holds a requested IOPS with Poisson (or uniform) \
+arrivals, independent of how fast IOs complete, and measures for every IO its service time \
+(completion - launch) and its response time (completion - scheduled arrival), so queueing in \
+front of a busy device is never hidden (no coordinated omission). No arrival is ever skipped or \
+re-timed: when all --queue-depth slots are busy, arrivals wait and are counted as late.
+
+Output: one CSV row per subinterval and category (overall, read, write) with --csv, one summary \
+row per step and category with --summary (format: docs/iogen-csv.md), a table on stderr, and the \
+summary as JSON on stdout with --json.
+
+Safety: iogen writes only to files it lays out itself (recognised by a header block, not by \
+name), or to a target named again with --allow-overwrite. Writes to any other existing file or \
+block device are refused before any IO (exit code 2); mounted or otherwise used devices are \
+always refused. Read-only workloads (--read-pct 100, the default) open the target read-only.
+
+Sizes: bytes, or K/M/G/T = KiB/MiB/GiB/TiB (powers of 1024, as in fio); kB/MB/GB/TB are powers \
+of 1000. Durations: 500ms, 5s, 2m, 1h (a plain number is seconds).
+
+Exit codes: 0 done; 1 IO or system error; 2 invalid input or refused target; 130 interrupted by \
+SIGINT/SIGTERM (after finishing the current subinterval row and writing the summary).";
+
+/// iogen: open-loop IO load generator (Capacity Lab).
+#[derive(Debug, Parser)]
+#[command(name = "iogen", version, about, long_about = LONG_ABOUT)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Sub-commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run one step: warm-up, then the measurement.
+    Run(RunArgs),
+    /// Run a plan: one step per CSV row. Columns named like the long options (read_pct,
+    /// random_pct, block_size, iops, queue_depth, arrivals, warmup, duration, subinterval,
+    /// seen_enough, max_duration, focus, size, seed, direct, engine) override the options for
+    /// that row; step_name names the step; any other column (e.g. protocol, or Run, StdOrder,
+    /// Replicate of a DOE_DESIGN sheet) is a label copied to the output.
+    Plan {
+        /// The plan, a CSV file with a header row.
+        #[arg(value_name = "PLAN.csv")]
+        plan: PathBuf,
+        /// Options for every step (plan columns override them).
+        #[command(flatten)]
+        args: RunArgs,
+    },
+}
+
+/// Options of `run` (and defaults of `plan`).
+#[derive(Debug, Clone, Args)]
+pub struct RunArgs {
+    /// File or block device to run against. A missing file is created and laid out in full with
+    /// non-zero data first.
+    #[arg(long, value_name = "PATH")]
+    pub target: PathBuf,
+    /// Bytes of the target to use [default: an existing target's size, 1GiB for a new file].
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub size: Option<u64>,
+    /// Bytes per IO (a multiple of 512 with --direct).
+    #[arg(long, value_name = "SIZE", default_value = "4KiB", value_parser = parse_size)]
+    pub block_size: u64,
+    /// Percentage of IOs that are reads (0-100); anything below 100 writes.
+    #[arg(long, value_name = "PCT", default_value = "100", value_parser = parse_pct)]
+    pub read_pct: f64,
+    /// Percentage of IOs at a random block (0-100); the rest continue sequentially.
+    #[arg(long, value_name = "PCT", default_value = "100", value_parser = parse_pct)]
+    pub random_pct: f64,
+    /// Requested arrival rate in IOs per second, or max (submit whenever a slot is free;
+    /// response = service).
+    #[arg(long, value_name = "N|max", default_value = "max", value_parser = parse_iops)]
+    pub iops: Iops,
+    /// Arrival process: poisson (exponential gaps, an open Poisson stream) or uniform (equal gaps).
+    #[arg(long, value_enum, default_value_t = Arrivals::Poisson)]
+    pub arrivals: Arrivals,
+    /// Most IOs in flight at once (slots).
+    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    pub queue_depth: u64,
+    /// IO engine: sync (worker threads with pread/pwrite), io_uring, auto (io_uring where the
+    /// kernel allows, else sync), null (no IO; for testing the generator itself).
+    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
+    pub engine: EngineChoice,
+    /// Open the target with O_DIRECT (bypass the page cache; aligned buffers).
+    #[arg(long)]
+    pub direct: bool,
+    /// Time to run before measuring (rows with phase warmup).
+    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration)]
+    pub warmup: Duration,
+    /// Measured time (with --seen-enough: see --max-duration).
+    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    pub duration: Duration,
+    /// Length of one subinterval (one CSV row per category).
+    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    pub subinterval: Duration,
+    /// Stop measuring once the focus metric's mean is known to ±ACCURACY at CONFIDENCE (the
+    /// SEEN_ENOUGH rule, checked after every subinterval), e.g. 5%@95%.
+    #[arg(long, value_name = "ACCURACY@CONFIDENCE", value_parser = parse_seen_enough)]
+    pub seen_enough: Option<(f64, f64)>,
+    /// How SEEN_ENOUGH allows for correlated subintervals: iid, ivy (k = 2) or ar1.
+    #[arg(long, value_enum, default_value_t = SeenEnoughMethod::Ar1)]
+    pub seen_enough_method: SeenEnoughMethod,
+    /// Shortest window SEEN_ENOUGH considers, in subintervals (ar1 uses at least 30).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub seen_enough_min: usize,
+    /// Longest measurement with --seen-enough [default: --duration].
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    pub max_duration: Option<Duration>,
+    /// Metric --seen-enough watches: overall iops, or mean service or response time.
+    #[arg(long, value_enum, default_value_t = Focus::Iops)]
+    pub focus: Focus,
+    /// Write one row per subinterval and category to FILE (CSV, flushed every subinterval).
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// Write one row per step and category, over the measurement, to FILE (CSV).
+    #[arg(long, value_name = "FILE")]
+    pub summary: Option<PathBuf>,
+    /// Add a label column KEY with VALUE to every row (repeatable).
+    #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
+    pub labels: Vec<(String, String)>,
+    /// Seed of the arrival, read/write mix and offset generators (same seed, same sequence).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Host name written to every row [default: this machine's hostname].
+    #[arg(long, value_name = "NAME")]
+    pub host: Option<String>,
+    /// Start at this wall-clock time (Unix milliseconds), to line up runs on several hosts.
+    #[arg(long, value_name = "UNIX_MS")]
+    pub start_at: Option<u64>,
+    /// Print the summary as JSON on stdout.
+    #[arg(long)]
+    pub json: bool,
+    /// Allow writes to PATH although iogen did not lay it out (an existing file or an unused
+    /// block device); PATH must name the target again. Its data will be overwritten.
+    #[arg(long, value_name = "PATH")]
+    pub allow_overwrite: Vec<PathBuf>,
+}
+
+/// Parse `KEY=VALUE`.
+pub fn parse_label(s: &str) -> Result<(String, String), String> {
+    let (k, v) = s.split_once('=').ok_or_else(|| format!("'{s}' is not KEY=VALUE"))?;
+    let k = k.trim();
+    if k.is_empty() {
+        return Err(format!("'{s}' has an empty key"));
+    }
+    if crate::plan::is_output_column(k) {
+        return Err(format!("'{k}' is an output column; choose another label name"));
+    }
+    Ok((k.to_string(), v.to_string()))
+}
+
+/// Parse arguments (the first is the program name).
+pub fn parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Cli::try_parse_from(args)
+}
+
+impl RunArgs {
+    /// The step options these arguments describe.
+    pub fn to_options(&self) -> Options {
+        Options {
+            target: self.target.clone(),
+            size: self.size,
+            block_size: self.block_size,
+            read_pct: self.read_pct,
+            random_pct: self.random_pct,
+            iops: self.iops,
+            arrivals: self.arrivals,
+            queue_depth: self.queue_depth as usize,
+            engine: self.engine,
+            io_mode: if self.direct { IoMode::Direct } else { IoMode::Buffered },
+            warmup: self.warmup,
+            duration: self.duration,
+            subinterval: self.subinterval,
+            seen_enough: self.seen_enough.map(|(accuracy, confidence)| SeenEnoughSpec {
+                accuracy,
+                confidence,
+                min_samples: self.seen_enough_min,
+                method: self.seen_enough_method,
+            }),
+            max_duration: self.max_duration,
+            focus: self.focus,
+            seed: self.seed,
+            overwrite: if self.allow_overwrite.is_empty() {
+                Overwrite::OwnFilesOnly
+            } else {
+                Overwrite::Allowed(self.allow_overwrite.clone())
+            },
+            host: self.host.clone().unwrap_or_else(hostname),
+            start_at_ms: self.start_at,
+        }
+    }
+}
+
+/// This machine's host name (`unknown` when it cannot be read).
+pub fn hostname() -> String {
+    let mut buf = [0u8; 256];
+    // SAFETY: gethostname writes at most buf.len() bytes into buf.
+    let rc = unsafe { libc::gethostname(buf.as_mut_ptr().cast(), buf.len()) };
+    if rc != 0 {
+        return "unknown".into();
+    }
+    let end = buf.iter().position(|&b| b == 0).unwrap_or(buf.len());
+    String::from_utf8_lossy(&buf[..end]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_match_the_issue() {
+        let cli = parse_args(["iogen", "run", "--target", "/tmp/x"]).unwrap();
+        let Command::Run(a) = cli.command else { panic!() };
+        let o = a.to_options();
+        assert_eq!(o.block_size, 4096);
+        assert_eq!(o.read_pct, 100.0);
+        assert_eq!(o.random_pct, 100.0);
+        assert_eq!(o.iops, Iops::Max);
+        assert_eq!(o.arrivals, Arrivals::Poisson);
+        assert_eq!(o.queue_depth, 16);
+        assert_eq!(o.engine, EngineChoice::Auto);
+        assert_eq!(o.warmup, Duration::from_secs(5));
+        assert_eq!(o.duration, Duration::from_secs(60));
+        assert_eq!(o.subinterval, Duration::from_secs(1));
+        assert_eq!(o.seen_enough, None);
+        assert!(!o.host.is_empty());
+        assert_eq!(o.validate(), Ok(()));
+    }
+
+    #[test]
+    fn all_options_parse() {
+        let cli = parse_args([
+            "iogen",
+            "plan",
+            "p.csv",
+            "--target",
+            "/tmp/x",
+            "--size",
+            "256MiB",
+            "--block-size",
+            "8K",
+            "--read-pct",
+            "70",
+            "--random-pct",
+            "50",
+            "--iops",
+            "5000",
+            "--arrivals",
+            "uniform",
+            "--queue-depth",
+            "4",
+            "--engine",
+            "io_uring",
+            "--direct",
+            "--warmup",
+            "1s",
+            "--duration",
+            "6s",
+            "--subinterval",
+            "500ms",
+            "--seen-enough",
+            "5%@95%",
+            "--seen-enough-method",
+            "ivy",
+            "--max-duration",
+            "10m",
+            "--focus",
+            "response",
+            "--csv",
+            "s.csv",
+            "--summary",
+            "sum.csv",
+            "--label",
+            "protocol=nfs",
+            "--label",
+            "site=a=b",
+            "--seed",
+            "9",
+            "--host",
+            "h1",
+            "--start-at",
+            "1700000000000",
+            "--json",
+            "--allow-overwrite",
+            "/tmp/x",
+        ])
+        .unwrap();
+        let Command::Plan { plan, args } = cli.command else { panic!() };
+        assert_eq!(plan, PathBuf::from("p.csv"));
+        assert_eq!(args.labels[1], ("site".to_string(), "a=b".to_string()));
+        let o = args.to_options();
+        assert_eq!(o.size, Some(256 << 20));
+        assert_eq!(o.io_mode, IoMode::Direct);
+        assert_eq!(o.seen_enough.unwrap().method, SeenEnoughMethod::Ivy);
+        assert_eq!(o.overwrite, Overwrite::Allowed(vec!["/tmp/x".into()]));
+        assert_eq!(o.validate(), Ok(()));
+    }
+
+    #[test]
+    fn bad_values_name_the_option() {
+        for (opt, val) in [
+            ("--block-size", "4X"),
+            ("--read-pct", "101"),
+            ("--iops", "fast"),
+            ("--queue-depth", "0"),
+            ("--seen-enough", "5%@100%"),
+            ("--label", "novalue"),
+        ] {
+            let e = parse_args(["iogen", "run", "--target", "/tmp/x", opt, val]).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains(opt), "{e}");
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! Building records from measurements, in the column order of `SUBINTERVAL_COLUMNS` and
+//! `summary_columns`.
+
+use super::{Record, Value};
+use crate::cpu::CpuUsage;
+use crate::scheduler::{SeenEnoughStatus, StepOutcome, SubintervalReport};
+use crate::stats::{Category, CategoryStats, IntervalStats};
+
+/// What identifies a step in every row.
+#[derive(Debug, Clone)]
+pub struct StepInfo {
+    /// Host name.
+    pub host: String,
+    /// 1-based step number.
+    pub step: usize,
+    /// Step name.
+    pub step_name: String,
+    /// Requested IOPS (`None`: max).
+    pub target_iops: Option<f64>,
+    /// Bytes per IO.
+    pub block_size: u64,
+    /// Read share, 0–100.
+    pub read_pct: f64,
+    /// Random share, 0–100.
+    pub random_pct: f64,
+    /// Most IOs in flight.
+    pub queue_depth: usize,
+    /// One value per label key, in the order of the label columns (empty when absent).
+    pub labels: Vec<String>,
+}
+
+impl StepInfo {
+    fn target(&self) -> Value {
+        self.target_iops.map_or(Value::Text("max".into()), Value::Float)
+    }
+
+    fn workload(&self) -> [Value; 4] {
+        [
+            Value::Int(self.block_size),
+            Value::Float(self.read_pct),
+            Value::Float(self.random_pct),
+            Value::Int(self.queue_depth as u64),
+        ]
+    }
+}
+
+/// `iops` … `errors` for one category over `seconds`.
+fn metrics(info: &StepInfo, c: &CategoryStats, seconds: f64) -> Vec<Value> {
+    let per_s = |x: f64| if seconds > 0.0 { Value::Float(x / seconds) } else { Value::Empty };
+    let mut v = vec![info.target(), per_s(c.ios as f64), per_s(c.bytes as f64 / 1e6)];
+    v.extend(info.workload());
+    for lat in [c.service_ms(), c.response_ms()] {
+        match lat {
+            Some(l) => v.extend([l.avg, l.p50, l.p90, l.p99, l.p999, l.max].map(Value::Float)),
+            None => v.extend(std::iter::repeat_n(Value::Empty, 6)),
+        }
+    }
+    v.push(Value::Float(c.avg_in_flight(seconds)));
+    v.push(Value::Int(c.late_ios));
+    v.push(Value::Int(c.errors));
+    v
+}
+
+fn cpu(u: &CpuUsage) -> [Value; 5] {
+    [
+        Value::opt(u.busy_pct),
+        Value::opt(u.sys_pct),
+        Value::opt(u.iowait_pct),
+        Value::Int(u.cores as u64),
+        Value::Float(u.iogen_pct),
+    ]
+}
+
+fn labels(info: &StepInfo) -> impl Iterator<Item = Value> + '_ {
+    info.labels.iter().map(|l| Value::Text(l.clone()))
+}
+
+/// The three rows (overall, read, write) of one subinterval.
+pub fn subinterval_records(info: &StepInfo, r: &SubintervalReport) -> Vec<Record> {
+    per_category(r.stats, |cat, c| {
+        let mut v = vec![
+            Value::Text(info.host.clone()),
+            Value::Int(info.step as u64),
+            Value::Text(info.step_name.clone()),
+            Value::Int(r.index as u64),
+            Value::Text(r.phase.name().into()),
+            Value::Float(r.start_s),
+            Value::Float(r.seconds),
+            Value::Text(cat.name().into()),
+        ];
+        v.extend(metrics(info, c, r.seconds));
+        v.extend(cpu(&r.cpu));
+        v.extend(labels(info));
+        Record { values: v }
+    })
+}
+
+/// The three summary rows (overall, read, write) of a step, from the merged measurement.
+pub fn summary_records(info: &StepInfo, o: &StepOutcome) -> Vec<Record> {
+    let (seen, achieved) = match o.seen_enough {
+        SeenEnoughStatus::Off { achieved } => ("off", achieved),
+        SeenEnoughStatus::On { result: Some(r) } => (if r.seen_enough { "yes" } else { "no" }, Some(r.achieved)),
+        SeenEnoughStatus::On { result: None } => ("no", None),
+    };
+    per_category(&o.measure, |cat, c| {
+        let mut v = vec![
+            Value::Text(info.host.clone()),
+            Value::Int(info.step as u64),
+            Value::Text(info.step_name.clone()),
+            Value::Float(o.measure_seconds),
+            Value::Text(cat.name().into()),
+        ];
+        v.extend(metrics(info, c, o.measure_seconds));
+        v.extend(cpu(&o.cpu));
+        v.push(Value::Float(o.measure_seconds));
+        v.push(Value::Text(seen.into()));
+        v.push(Value::opt(achieved));
+        v.extend(labels(info));
+        Record { values: v }
+    })
+}
+
+fn per_category(s: &IntervalStats, mut f: impl FnMut(Category, &CategoryStats) -> Record) -> Vec<Record> {
+    Category::ALL.iter().map(|&cat| f(cat, s.get(cat))).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{subinterval_columns, summary_columns};
+    use super::*;
+    use crate::engine::OpKind;
+    use crate::scheduler::Phase;
+
+    fn info() -> StepInfo {
+        StepInfo {
+            host: "h".into(),
+            step: 1,
+            step_name: "s".into(),
+            target_iops: Some(100.0),
+            block_size: 4096,
+            read_pct: 70.0,
+            random_pct: 100.0,
+            queue_depth: 4,
+            labels: vec!["nfs".into()],
+        }
+    }
+
+    #[test]
+    fn rows_match_the_columns() {
+        let mut st = IntervalStats::default();
+        for _ in 0..70 {
+            st.record(OpKind::Read, 4096, 1_000_000, 2_000_000, false);
+        }
+        for _ in 0..30 {
+            st.record(OpKind::Write, 4096, 3_000_000, 3_000_000, true);
+        }
+        let cpu = CpuUsage { busy_pct: Some(10.0), sys_pct: Some(2.0), iowait_pct: None, cores: 2, iogen_pct: 5.0 };
+        let rep = SubintervalReport { phase: Phase::Measure, index: 3, start_s: 2.0, seconds: 1.0, stats: &st, cpu };
+        let rows = subinterval_records(&info(), &rep);
+        let cols = subinterval_columns(&["protocol".into()]);
+        assert_eq!(rows.len(), 3);
+        for r in &rows {
+            assert_eq!(r.values.len(), cols.len());
+        }
+        let get = |row: usize, name: &str| rows[row].values[cols.iter().position(|c| c == name).unwrap()].clone();
+        assert_eq!(get(0, "iops"), Value::Float(100.0));
+        assert_eq!(get(1, "category"), Value::Text("read".into()));
+        assert_eq!(get(2, "late_ios"), Value::Int(30));
+        assert_eq!(get(0, "service_ms_avg"), Value::Float(1.6));
+        assert_eq!(get(0, "cpu_iowait_pct"), Value::Empty);
+        assert_eq!(get(0, "protocol"), Value::Text("nfs".into()));
+        let out = StepOutcome {
+            measure: st,
+            measure_seconds: 2.0,
+            cpu,
+            seen_enough: SeenEnoughStatus::Off { achieved: Some(0.01) },
+            interrupted: false,
+            disk_full: false,
+            engine: "null",
+        };
+        let sum = summary_records(&info(), &out);
+        let scols = summary_columns(&["protocol".into()]);
+        assert!(sum.iter().all(|r| r.values.len() == scols.len()));
+        let gets = |name: &str| sum[0].values[scols.iter().position(|c| c == name).unwrap()].clone();
+        assert_eq!(gets("iops"), Value::Float(50.0));
+        assert_eq!(gets("seen_enough"), Value::Text("off".into()));
+        assert_eq!(gets("measure_seconds"), Value::Float(2.0));
+    }
+}
