@@ -1,4 +1,6 @@
 /** Householder QR least squares: exact small cases, aliasing, rank, frozen inputs. */
+import fc from "fast-check";
+import { inv as inv_, lusolve } from "mathjs";
 import { leastSquares } from "../../src/core/least-squares";
 
 describe("leastSquares", () => {
@@ -52,5 +54,37 @@ describe("leastSquares", () => {
     expect(() => leastSquares([[1, 2]], [1, 2, 3])).toThrow(/^x: column 1 has 2 values/);
     expect(() => leastSquares([[1, NaN]], [1, 2])).toThrow(/^x:/);
     expect(() => leastSquares([[1, 2]], [1, Infinity])).toThrow(/^y:/);
+  });
+});
+
+describe("leastSquares vs an independent reference (property)", () => {
+  it("agrees with the normal equations (mathjs lusolve, test-only reference) on well-conditioned random problems", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 5 }),
+        fc.integer({ min: 0, max: 20 }),
+        fc.integer({ min: 1, max: 2 ** 31 - 2 }),
+        (p, extra, seed) => {
+          const n = p + 3 + extra;
+          let state = seed;
+          const rnd = (): number => {
+            state = (state * 48271) % 2147483647;
+            return state / 2147483647 - 0.5;
+          };
+          const x = Array.from({ length: p }, () => Array.from({ length: n }, rnd));
+          const y = Array.from({ length: n }, rnd);
+          const r = leastSquares(x, y);
+          const xtx = x.map((a) => x.map((b) => a.reduce((s, v, i) => s + v * b[i], 0)));
+          const xty = x.map((a) => a.reduce((s, v, i) => s + v * y[i], 0));
+          const ref = (lusolve(xtx, xty) as number[][]).map((row) => row[0]);
+          ref.forEach((b, j) =>
+            expect(Math.abs((r.coefficients[j] as number) - b)).toBeLessThan(1e-8 * (1 + Math.abs(b))),
+          );
+          const inv = inv_(xtx);
+          inv.forEach((row, j) => expect(r.unscaledVariance[j] as number).toBeCloseTo(row[j], 6));
+        },
+      ),
+      { numRuns: 200, seed: 20261122 },
+    );
   });
 });
