@@ -1,0 +1,385 @@
+//! Integration tests: run the `iogen` binary against the null engine and real temp files.
+
+use std::path::Path;
+use std::process::{Command as StdCommand, Stdio};
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+const HEADER: &str = "host,step,step_name,subinterval,phase,start_s,seconds,category,target_iops,iops,mb_s,block_size,read_pct,random_pct,queue_depth,service_ms_avg,service_ms_p50,service_ms_p90,service_ms_p99,service_ms_p999,service_ms_max,response_ms_avg,response_ms_p50,response_ms_p90,response_ms_p99,response_ms_p999,response_ms_max,avg_in_flight,late_ios,errors,cpu_busy_pct,cpu_sys_pct,cpu_iowait_pct,cpu_cores,iogen_cpu_pct";
+
+fn iogen() -> Command {
+    Command::cargo_bin("iogen").unwrap()
+}
+
+/// Rows of a CSV file as maps from column name to value; checks every line is whole.
+fn read_csv(path: &Path) -> (Vec<String>, Vec<std::collections::HashMap<String, String>>) {
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.ends_with('\n'), "{} does not end with a whole line", path.display());
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let header: Vec<String> = rdr.headers().unwrap().iter().map(String::from).collect();
+    let rows = rdr
+        .records()
+        .map(|r| {
+            let r = r.unwrap();
+            assert_eq!(r.len(), header.len(), "a line with a different number of cells");
+            header.iter().cloned().zip(r.iter().map(String::from)).collect()
+        })
+        .collect();
+    (header, rows)
+}
+
+fn num(row: &std::collections::HashMap<String, String>, col: &str) -> f64 {
+    row[col].parse().unwrap_or_else(|_| panic!("{col} = '{}'", row[col]))
+}
+
+#[test]
+fn help_documents_every_option() {
+    let out = iogen().args(["run", "--help"]).assert().success().get_output().stdout.clone();
+    let help = String::from_utf8(out).unwrap();
+    for opt in [
+        "--target",
+        "--size",
+        "--block-size",
+        "--read-pct",
+        "--random-pct",
+        "--iops",
+        "--arrivals",
+        "--queue-depth",
+        "--engine",
+        "--direct",
+        "--warmup",
+        "--duration",
+        "--subinterval",
+        "--seen-enough",
+        "--max-duration",
+        "--focus",
+        "--csv",
+        "--summary",
+        "--label",
+        "--seed",
+        "--host",
+        "--start-at",
+        "--json",
+        "--allow-overwrite",
+    ] {
+        assert!(help.contains(opt), "run --help lacks {opt}");
+    }
+    iogen()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("open-loop").and(predicate::str::contains("plan")));
+}
+
+#[test]
+fn null_engine_six_measure_rows_per_category_and_exact_columns() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, s, sum) = (dir.path().join("t.dat"), dir.path().join("s.csv"), dir.path().join("sum.csv"));
+    let out = iogen()
+        .args(["run", "--engine", "null", "--size", "1MiB", "--iops", "2000", "--warmup", "1s", "--duration", "6s"])
+        .args(["--subinterval", "1s", "--host", "lab1", "--label", "protocol=nfs", "--json"])
+        .arg("--target")
+        .arg(&t)
+        .arg("--csv")
+        .arg(&s)
+        .arg("--summary")
+        .arg(&sum)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("IOPS"))
+        .get_output()
+        .stdout
+        .clone();
+    let (header, rows) = read_csv(&s);
+    assert_eq!(header.join(","), format!("{HEADER},protocol"));
+    for cat in ["overall", "read", "write"] {
+        let measure: Vec<_> = rows.iter().filter(|r| r["category"] == cat && r["phase"] == "measure").collect();
+        assert_eq!(measure.len(), 6, "{cat}");
+        let idx: Vec<f64> = measure.iter().map(|r| num(r, "subinterval")).collect();
+        assert_eq!(idx, vec![1.0, 2.0, 3.0, 4.0, 5.0, 6.0]);
+        assert_eq!(rows.iter().filter(|r| r["category"] == cat && r["phase"] == "warmup").count(), 1);
+    }
+    assert!(rows.iter().all(|r| r["host"] == "lab1" && r["protocol"] == "nfs" && r["step"] == "1"));
+    let (sheader, srows) = read_csv(&sum);
+    assert_eq!(srows.len(), 3);
+    assert!(sheader.join(",").ends_with("iogen_cpu_pct,measure_seconds,seen_enough,achieved_pm,protocol"));
+    let overall = &srows[0];
+    assert_eq!(overall["category"], "overall");
+    assert_eq!(overall["seen_enough"], "off");
+    assert!((num(overall, "measure_seconds") - 6.0).abs() < 1e-6);
+    // Poisson count over 6 s at 2000/s: sd 0.9%; the null engine keeps up.
+    let iops = num(overall, "iops");
+    assert!((iops - 2000.0).abs() < 100.0, "{iops}");
+    assert_eq!(num(overall, "errors"), 0.0);
+    assert_eq!(srows[2]["iops"], "0", "a read-only run has no writes");
+    let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(json.as_array().unwrap().len(), 3);
+    assert_eq!(json[0]["category"], "overall");
+}
+
+#[test]
+fn real_file_mixed_workload_with_both_engines() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    for engine in ["sync", "auto"] {
+        let sum = dir.path().join(format!("sum-{engine}.csv"));
+        iogen()
+            .args(["run", "--engine", engine, "--size", "4MiB", "--read-pct", "70", "--random-pct", "50"])
+            .args([
+                "--iops",
+                "1000",
+                "--queue-depth",
+                "4",
+                "--warmup",
+                "0s",
+                "--duration",
+                "1s",
+                "--subinterval",
+                "250ms",
+            ])
+            .arg("--target")
+            .arg(&t)
+            .arg("--summary")
+            .arg(&sum)
+            .assert()
+            .success();
+        let (_, rows) = read_csv(&sum);
+        let (overall, read, write) = (&rows[0], &rows[1], &rows[2]);
+        assert!(num(overall, "iops") > 500.0, "{engine}: {}", overall["iops"]);
+        assert!(num(read, "iops") > 0.0 && num(write, "iops") > 0.0);
+        assert_eq!(num(overall, "errors"), 0.0);
+        assert!(num(overall, "response_ms_avg") >= num(overall, "service_ms_avg"));
+        assert!(num(overall, "response_ms_p99") >= num(overall, "service_ms_p50"));
+    }
+    // The layout is complete: full size, no zero bytes after the header.
+    let bytes = std::fs::read(&t).unwrap();
+    assert_eq!(bytes.len(), 4 << 20);
+    assert!(bytes[4096..].iter().all(|&b| b != 0));
+}
+
+#[test]
+fn foreign_file_is_never_written_but_may_be_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("precious.db");
+    let data: Vec<u8> = (0..(1u32 << 20)).map(|i| (i % 251) as u8).collect();
+    std::fs::write(&t, &data).unwrap();
+    let before = std::fs::metadata(&t).unwrap().modified().unwrap();
+    iogen()
+        .args(["run", "--engine", "sync", "--read-pct", "50", "--duration", "1s", "--warmup", "0s"])
+        .arg("--target")
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("refusing to write").and(predicate::str::contains("--allow-overwrite")));
+    // Naming another path does not allow it.
+    iogen()
+        .args(["run", "--engine", "sync", "--read-pct", "0", "--duration", "1s", "--warmup", "0s"])
+        .arg("--target")
+        .arg(&t)
+        .arg("--allow-overwrite")
+        .arg(dir.path().join("other"))
+        .assert()
+        .code(2);
+    assert_eq!(std::fs::read(&t).unwrap(), data, "target changed");
+    assert_eq!(std::fs::metadata(&t).unwrap().modified().unwrap(), before);
+    // Reading it is fine, and still leaves it untouched.
+    let sum = dir.path().join("sum.csv");
+    iogen()
+        .args([
+            "run",
+            "--engine",
+            "sync",
+            "--iops",
+            "500",
+            "--duration",
+            "500ms",
+            "--subinterval",
+            "250ms",
+            "--warmup",
+            "0s",
+        ])
+        .arg("--target")
+        .arg(&t)
+        .arg("--summary")
+        .arg(&sum)
+        .assert()
+        .success();
+    let (_, rows) = read_csv(&sum);
+    assert!(num(&rows[0], "iops") > 0.0);
+    assert_eq!(num(&rows[0], "errors"), 0.0);
+    assert_eq!(std::fs::read(&t).unwrap(), data);
+}
+
+#[test]
+fn bad_values_exit_2_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    for (args, name) in [
+        (vec!["--block-size", "0"], "--block-size"),
+        (vec!["--read-pct", "150"], "--read-pct"),
+        (vec!["--random-pct=-5"], "--random-pct"),
+        (vec!["--direct", "--block-size", "1000"], "--block-size"),
+        (vec!["--size", "1K"], "--size"),
+        (vec!["--iops", "0"], "--iops"),
+        (vec!["--subinterval", "1ms"], "--subinterval"),
+    ] {
+        iogen()
+            .args(["run", "--engine", "null"])
+            .arg("--target")
+            .arg(&t)
+            .args(&args)
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(name));
+    }
+    assert!(!t.exists(), "nothing may be created for invalid input");
+}
+
+#[test]
+fn plan_rows_override_options_and_carry_labels() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    let plan = dir.path().join("plan.csv");
+    std::fs::write(
+        &plan,
+        "Run,StdOrder,Replicate,read_pct,block_size,protocol,iops\n1,2,1,70,8KiB,nfs,1000\n2,1,1,100,4KiB,iscsi,max\n",
+    )
+    .unwrap();
+    let (s, sum) = (dir.path().join("s.csv"), dir.path().join("sum.csv"));
+    iogen()
+        .arg("plan")
+        .arg(&plan)
+        .args(["--engine", "null", "--size", "1MiB", "--warmup", "0s", "--duration", "400ms", "--subinterval", "200ms"])
+        .args(["--label", "site=lab"])
+        .arg("--target")
+        .arg(&t)
+        .arg("--csv")
+        .arg(&s)
+        .arg("--summary")
+        .arg(&sum)
+        .assert()
+        .success();
+    let (header, rows) = read_csv(&sum);
+    assert!(header.join(",").ends_with("achieved_pm,site,Run,StdOrder,Replicate,protocol"), "{header:?}");
+    assert_eq!(rows.len(), 6);
+    assert_eq!(rows[0]["block_size"], "8192");
+    assert_eq!(rows[0]["read_pct"], "70");
+    assert_eq!(rows[0]["target_iops"], "1000");
+    assert_eq!(rows[0]["protocol"], "nfs");
+    assert_eq!(rows[3]["step"], "2");
+    assert_eq!(rows[3]["target_iops"], "max");
+    assert_eq!(rows[3]["StdOrder"], "1");
+    assert_eq!(rows[3]["site"], "lab");
+    let (_, srows) = read_csv(&s);
+    assert_eq!(srows.len(), 2 * 2 * 3);
+
+    std::fs::write(&plan, "read_pct,block_size\n50,4K\n70,huge\n").unwrap();
+    iogen()
+        .arg("plan")
+        .arg(&plan)
+        .args(["--engine", "null", "--size", "1MiB"])
+        .arg("--target")
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("row 2").and(predicate::str::contains("column block_size")));
+}
+
+#[test]
+fn seen_enough_stops_the_measurement() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    let sum = dir.path().join("sum.csv");
+    iogen()
+        .args([
+            "run",
+            "--engine",
+            "null",
+            "--size",
+            "1MiB",
+            "--iops",
+            "5000",
+            "--arrivals",
+            "uniform",
+            "--warmup",
+            "0s",
+        ])
+        .args(["--subinterval", "100ms", "--seen-enough", "10%@95%", "--seen-enough-method", "iid"])
+        .args(["--max-duration", "20s"])
+        .arg("--target")
+        .arg(&t)
+        .arg("--summary")
+        .arg(&sum)
+        .assert()
+        .success();
+    let (_, rows) = read_csv(&sum);
+    assert_eq!(rows[0]["seen_enough"], "yes");
+    assert!(num(&rows[0], "measure_seconds") < 20.0);
+    assert!(num(&rows[0], "achieved_pm") <= 0.1);
+}
+
+#[test]
+fn sigint_finishes_the_row_writes_the_summary_and_exits_130() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, s, sum) = (dir.path().join("t.dat"), dir.path().join("s.csv"), dir.path().join("sum.csv"));
+    // Lay the file out first so the signal arrives during the measurement.
+    iogen()
+        .args([
+            "run",
+            "--engine",
+            "null",
+            "--size",
+            "1MiB",
+            "--duration",
+            "100ms",
+            "--subinterval",
+            "100ms",
+            "--warmup",
+            "0s",
+        ])
+        .arg("--target")
+        .arg(&t)
+        .assert()
+        .success();
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("iogen"))
+        .args([
+            "run",
+            "--engine",
+            "null",
+            "--iops",
+            "1000",
+            "--warmup",
+            "0s",
+            "--duration",
+            "60s",
+            "--subinterval",
+            "500ms",
+        ])
+        .arg("--target")
+        .arg(&t)
+        .arg("--csv")
+        .arg(&s)
+        .arg("--summary")
+        .arg(&sum)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(1300));
+    let sent = Instant::now();
+    // SAFETY: sending SIGINT to the child we just started.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
+    let status = child.wait().unwrap();
+    let waited = sent.elapsed();
+    assert_eq!(status.code(), Some(130));
+    // One subinterval is 500 ms; allow generously for a loaded machine.
+    assert!(waited < Duration::from_secs(5), "took {waited:?}");
+    let (_, rows) = read_csv(&s);
+    assert!(rows.len() >= 3 && rows.len() % 3 == 0, "{} rows", rows.len());
+    assert!(rows.iter().all(|r| (num(r, "seconds") - 0.5).abs() < 1e-9), "the last row is a whole subinterval");
+    let (_, srows) = read_csv(&sum);
+    assert_eq!(srows.len(), 3);
+    assert!(num(&srows[0], "measure_seconds") < 10.0);
+}
