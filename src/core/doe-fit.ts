@@ -87,7 +87,7 @@ export interface DoeFitResult {
  * @throws DomainError("response", …) for a non-finite response or fewer usable rows than 1;
  *   DomainError("factors", …) for bad factors (see modelMatrix); DomainError("order" | "coding", …).
  * @example
- * doeFit(["A"], [[-1, 1, -1, 1]], [1, 3, 1.2, 2.8]).terms[1].estimate; // => 0.9
+ * doeFit(["A"], [[-1, 1, -1, 1]], [1, 3, 1.2, 2.8]).terms[1].estimate; // => 0.9 (to rounding)
  */
 export function doeFit(
   names: readonly string[],

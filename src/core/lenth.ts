@@ -17,7 +17,7 @@ import { DomainError } from "./errors";
  * @returns `{ pse, df }`, PSE in the unit of the effects and df = m/3.
  * @throws DomainError("effects", …) when empty, or when the PSE is 0 (more than half the effects 0).
  * @example
- * lenthPse([10, -0.5, 0.3, 0.2, -0.1, 0.4, 0.6]); // => { pse: 0.525, df: 7/3 }
+ * lenthPse([10, -0.5, 0.3, 0.2, -0.1, 0.4, 0.6]); // => { pse: 0.525 (to rounding), df: 2.333… }
  */
 export function lenthPse(effects: readonly number[]): { pse: number; df: number } {
   const m = effects.length;

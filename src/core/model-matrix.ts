@@ -116,7 +116,7 @@ export function codeFactor(name: string, values: readonly (number | string)[], c
  * @returns The terms and their columns.
  * @throws DomainError("factors", …) for duplicate names or unequal lengths; see codeFactor.
  * @example
- * modelMatrix(["A", "B"], [[-1, 1], [-1, -1]], 2, "coded", true).columns[3]; // => [1, -1]
+ * modelMatrix(["A", "B"], [[-1, 1, -1, 1], [-1, -1, 1, 1]], 2, "coded", true).columns[3]; // => [1, -1, -1, 1]
  */
 export function modelMatrix(
   names: readonly string[],

@@ -58,7 +58,7 @@ const tCache = new Map<string, number>();
  * @param df Degrees of freedom ≥ 1.
  * @returns The quantile.
  * @example
- * tQuantileCached(0.975, 9); // => 2.262157162740992
+ * tQuantileCached(0.975, 9); // => 2.262157162798205
  */
 export function tQuantileCached(p: number, df: number): number {
   const key = `${p}|${df}`;
