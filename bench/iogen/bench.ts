@@ -6,7 +6,9 @@
  * a page-cached file measures RAM and system-call cost, not the device). Each run measures
  * SECONDS after a 1 s warm-up (iogen `--warmup 1s`, fio `ramp_time=1`); iogen and fio runs
  * alternate, and which tool goes first alternates from one repetition to the next, so a drift of
- * the machine (other jobs, the host's cache) hits both alike. The table shows medians.
+ * the machine (other jobs, the host's cache) hits both alike. The table shows medians. iogen gets
+ * `--seed <repetition>` (fio's `randrepeat=0` draws a new seed per run), so the repetitions are
+ * independent samples of the offsets and of the Poisson arrivals.
  *
  * Scenarios:
  *  1. `--iops max --queue-depth 1 --engine sync`      vs fio `ioengine=psync iodepth=1`;
@@ -294,7 +296,7 @@ function main(): number {
           const entry = results.get(s.key) ?? { s, iogen: [], fio: [] };
           results.set(s.key, entry);
           const doIogen = (): void => {
-            entry.iogen.push(iogenRun([...iogenIo, ...s.iogen], workDir, o.seconds));
+            entry.iogen.push(iogenRun([...iogenIo, ...s.iogen, "--seed", String(rep + 1)], workDir, o.seconds));
           };
           const doFio = (): void => {
             entry.fio.push(fioRun(s.fio, file, direct, o.seconds));
@@ -345,7 +347,7 @@ function render(
   };
   const iops = (rs: readonly Run[]): number => med(rs, (r) => r.iops) ?? NaN;
   const lines: string[] = [
-    "### iogen vs fio (issue 4)",
+    "## iogen vs fio (issue 4)",
     "",
     `Machine: ${machineLine}.`,
     "",
