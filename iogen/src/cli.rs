@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::options::{
     parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals, EngineChoice, Focus, IoMode, Iops,
@@ -46,7 +46,9 @@ pub struct Cli {
 pub enum Command {
     /// Run one step: warm-up, then the measurement.
     Run(RunArgs),
-    /// Run a plan: one step per CSV row. Columns named like the long options (read_pct,
+    /// Run a plan: one step per CSV row.
+    ///
+    /// Columns named like the long options (read_pct,
     /// random_pct, block_size, iops, queue_depth, arrivals, warmup, duration, subinterval,
     /// seen_enough, max_duration, focus, size, seed, direct, engine) override the options for
     /// that row; step_name names the step; any other column (e.g. protocol, or Run, StdOrder,
@@ -162,13 +164,22 @@ pub fn parse_label(s: &str) -> Result<(String, String), String> {
     Ok((k.to_string(), v.to_string()))
 }
 
+/// The clap command: the derived one, with the options of `run` repeated at the end of
+/// `iogen --help` so the top-level help documents everything.
+pub fn command() -> clap::Command {
+    let mut cmd = Cli::command();
+    let run_help = cmd.find_subcommand_mut("run").map(|c| c.render_long_help().to_string()).unwrap_or_default();
+    cmd.after_long_help(format!("`iogen run --help` (the same options apply to `iogen plan`):\n\n{run_help}"))
+}
+
 /// Parse arguments (the first is the program name).
 pub fn parse_args<I, T>(args: I) -> Result<Cli, clap::Error>
 where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    Cli::try_parse_from(args)
+    let matches = command().try_get_matches_from(args)?;
+    Cli::from_arg_matches(&matches)
 }
 
 impl RunArgs {
@@ -223,11 +234,11 @@ pub fn hostname() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
+        command().debug_assert();
     }
 
     #[test]

@@ -10,7 +10,6 @@ use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use anyhow::Context;
-use clap::Parser;
 
 use iogen::cli::{Cli, Command, RunArgs};
 use iogen::engine::{open_engine, EngineConfig, EngineKind};
@@ -35,7 +34,7 @@ struct Step {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli = iogen::cli::parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
     let code = match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -73,6 +72,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
 
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        // The first signal asks for a clean stop; a second one exits at once.
+        signal_hook::flag::register_conditional_shutdown(sig, EXIT_INTERRUPTED, Arc::clone(&stop))
+            .context("installing the signal handler")?;
         signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing the signal handler")?;
     }
     precise_timers();
