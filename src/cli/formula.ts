@@ -1,0 +1,302 @@
+/**
+ * Evaluates one Excel formula over the Capacity Lab worksheet functions, for `caplab calc`.
+ *
+ * Parsing is done by `@borgar/fx` (MIT): its tokenizer and parser produce an AST of literals,
+ * array constants, unary/binary operators and calls. This module only walks that AST, with
+ * Excel's semantics where they matter here:
+ * - numbers, strings, TRUE/FALSE, array constants `{1,2;3,4}`, error literals such as `#N/A`;
+ * - `+ - * / ^ %`, `&` (text join), comparisons `= <> < > <= >=` (text compared case-insensitively);
+ *   operators apply element by element to arrays, a single value or a single row/column is
+ *   broadcast, and cells outside the smaller array become `#N/A`, as in Excel;
+ * - an error value in an operand or argument becomes the result (Excel does not call a function
+ *   with an error argument); division by zero is `#DIV/0!`, overflow `#NUM!`;
+ * - functions are looked up case-insensitively, with or without the `CAPLAB.` prefix; omitted
+ *   arguments (`f(1,,3)` or fewer arguments than parameters) arrive as `null`, as Excel sends them.
+ *
+ * Cell references, names, ranges, LAMBDA and LET are outside the scope of a one-line calculator and
+ * are reported as {@link FormulaError}s, as are syntax errors and unknown functions.
+ */
+import { parse, tokenize } from "@borgar/fx";
+import { ExcelError, ExcelErrorCode, isExcelError } from "../functions/excel-error";
+import { loadRegistry, normalizeFunctionName, WorksheetFunction } from "./function-registry";
+
+/** A problem with the formula itself (not an Excel error value): the CLI exits with status 2. */
+export class FormulaError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "FormulaError";
+  }
+}
+
+/** One cell of a value: Excel's scalar types, an error value, or empty (`null`). */
+export type Cell = number | string | boolean | ExcelError | null;
+/** What a formula evaluates to: a single cell or a 2-D array of cells (rows). */
+export type Value = Cell | Cell[][];
+
+const ERROR_CODES: readonly string[] = ["#VALUE!", "#NUM!", "#N/A", "#DIV/0!"];
+
+function errorValue(code: ExcelErrorCode, message?: string): ExcelError {
+  return new ExcelError(code, message ?? code);
+}
+
+// Minimal structural view of the fx AST (fx exports fuller types; these are what we read).
+interface Node {
+  type: string;
+  value?: unknown;
+  raw?: string;
+  operator?: string;
+  arguments?: (Node | null)[];
+  callee?: { name: string };
+  elements?: Node[][];
+}
+
+function isMatrix(v: Value): v is Cell[][] {
+  return Array.isArray(v);
+}
+
+/** Excel's number coercion: booleans are 0/1, numeric text converts, empty is 0. */
+function toNumber(c: Cell): number | ExcelError {
+  if (c instanceof ExcelError) return c;
+  if (c === null) return 0;
+  if (typeof c === "number") return c;
+  if (typeof c === "boolean") return c ? 1 : 0;
+  const t = c.trim();
+  const n = t === "" ? Number.NaN : Number(t);
+  return Number.isFinite(n) ? n : errorValue("#VALUE!", `cannot use the text "${c}" as a number`);
+}
+
+function toText(c: Exclude<Cell, ExcelError>): string {
+  if (c === null) return "";
+  if (typeof c === "boolean") return c ? "TRUE" : "FALSE";
+  return String(c);
+}
+
+/** A finite number, or the Excel error that a non-finite result stands for. */
+function finite(n: number): number | ExcelError {
+  if (Number.isNaN(n)) return errorValue("#NUM!", "the result is not a number");
+  if (!Number.isFinite(n)) return errorValue("#NUM!", "the result is too large for a number");
+  return n;
+}
+
+/** Applies a cell function element by element with Excel's broadcasting. */
+function lift(args: Value[], f: (cells: Cell[]) => Cell): Value {
+  if (!args.some(isMatrix)) return f(args as Cell[]);
+  const shapes = args.map((a) => (isMatrix(a) ? [a.length, a[0]?.length ?? 0] : [1, 1]));
+  const rows = Math.max(...shapes.map((s) => s[0]));
+  const cols = Math.max(...shapes.map((s) => s[1]));
+  const cellAt = (a: Value, [r, c]: number[], i: number, j: number): Cell => {
+    if (!isMatrix(a)) return a;
+    const ii = r === 1 ? 0 : i;
+    const jj = c === 1 ? 0 : j;
+    if (ii >= r || jj >= c) return errorValue("#N/A", "the arrays have different sizes");
+    return a[ii][jj];
+  };
+  const out: Cell[][] = [];
+  for (let i = 0; i < rows; i++) {
+    const row: Cell[] = [];
+    for (let j = 0; j < cols; j++) row.push(f(args.map((a, k) => cellAt(a, shapes[k], i, j))));
+    out.push(row);
+  }
+  return out;
+}
+
+function arithmetic(op: string, x: number, y: number): number | ExcelError {
+  switch (op) {
+    case "+":
+      return finite(x + y);
+    case "-":
+      return finite(x - y);
+    case "*":
+      return finite(x * y);
+    case "/":
+      return y === 0 ? errorValue("#DIV/0!", "division by zero") : finite(x / y);
+    case "^":
+      if (x === 0 && y === 0) return errorValue("#NUM!", "0^0 is undefined");
+      if (x === 0 && y < 0) return errorValue("#DIV/0!", "division by zero");
+      return finite(Math.pow(x, y));
+  }
+  throw new FormulaError(`operator ${op} is not supported`);
+}
+
+/** Excel's ordering across types: numbers < text < booleans; text compares case-insensitively. */
+function compare(a: Exclude<Cell, ExcelError>, b: Exclude<Cell, ExcelError>): number {
+  const rank = (v: Exclude<Cell, ExcelError>) => (typeof v === "boolean" ? 2 : typeof v === "string" ? 1 : 0);
+  const x = a === null ? (typeof b === "string" ? "" : typeof b === "boolean" ? false : 0) : a;
+  const y = b === null ? (typeof a === "string" ? "" : typeof a === "boolean" ? false : 0) : b;
+  if (rank(x) !== rank(y)) return rank(x) - rank(y);
+  if (typeof x === "string" && typeof y === "string") {
+    const p = x.toLowerCase();
+    const q = y.toLowerCase();
+    return p < q ? -1 : p > q ? 1 : 0;
+  }
+  const p = Number(x);
+  const q = Number(y);
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
+function binary(op: string, a: Cell, b: Cell): Cell {
+  if (a instanceof ExcelError) return a;
+  if (b instanceof ExcelError) return b;
+  if (op === "&") return toText(a) + toText(b);
+  if (["=", "<>", "<", ">", "<=", ">="].includes(op)) {
+    const c = compare(a, b);
+    return { "=": c === 0, "<>": c !== 0, "<": c < 0, ">": c > 0, "<=": c <= 0, ">=": c >= 0 }[op] as boolean;
+  }
+  const x = toNumber(a);
+  if (x instanceof ExcelError) return x;
+  const y = toNumber(b);
+  if (y instanceof ExcelError) return y;
+  return arithmetic(op, x, y);
+}
+
+function unary(op: string, a: Cell): Cell {
+  const x = toNumber(a);
+  if (x instanceof ExcelError) return x;
+  if (op === "-") return -x;
+  if (op === "+") return x;
+  if (op === "%") return x / 100;
+  throw new FormulaError(`the ${op} operator is not supported`);
+}
+
+/** An ExcelError instance for anything `isExcelError` accepts (it also matches by name, across bundles). */
+function asExcelError(e: ExcelError): ExcelError {
+  if (e instanceof ExcelError) return e;
+  const { code, message } = e as { code: ExcelErrorCode; message: string };
+  return errorValue(code, message);
+}
+
+/** Converts what a wrapper returned (or threw) into a Value. */
+function fromWrapper(result: unknown): Value {
+  const cell = (v: unknown): Cell => {
+    if (v === null || v === undefined) return null;
+    if (typeof v === "number") {
+      const f = finite(v);
+      return f;
+    }
+    if (typeof v === "string" || typeof v === "boolean") return v;
+    if (isExcelError(v)) return asExcelError(v);
+    return errorValue("#VALUE!", `unexpected result ${String(v)}`);
+  };
+  if (Array.isArray(result)) return result.map((row) => (Array.isArray(row) ? row.map(cell) : [cell(row)]));
+  return cell(result);
+}
+
+function firstError(v: Value): ExcelError | undefined {
+  if (v instanceof ExcelError) return v;
+  return undefined;
+}
+
+class Evaluator {
+  constructor(private readonly functions: Map<string, WorksheetFunction>) {}
+
+  evaluate(node: Node | null): Value {
+    if (node === null) return null;
+    switch (node.type) {
+      case "Literal":
+        return node.value as number | string | boolean;
+      case "ErrorLiteral": {
+        const code = String(node.value).toUpperCase();
+        if (!ERROR_CODES.includes(code)) throw new FormulaError(`the error literal ${node.raw} is not supported`);
+        return errorValue(code as ExcelErrorCode);
+      }
+      case "ArrayExpression":
+        return (node.elements ?? []).map((row) => row.map((el) => this.arrayElement(el)));
+      case "UnaryExpression": {
+        const [arg] = node.arguments ?? [];
+        const op = node.operator as string;
+        return lift([this.evaluate(arg ?? null)], ([a]) => unary(op, a));
+      }
+      case "BinaryExpression": {
+        const op = node.operator as string;
+        if (op === ":" || op === "," || op === " ") {
+          throw new FormulaError(
+            `range operators (${op === " " ? "space" : op}) need cell references, which caplab calc does not have`,
+          );
+        }
+        const [l, r] = node.arguments ?? [];
+        return lift([this.evaluate(l ?? null), this.evaluate(r ?? null)], ([a, b]) => binary(op, a, b));
+      }
+      case "CallExpression":
+        return this.call(node);
+      case "ReferenceIdentifier":
+        throw new FormulaError(
+          `${String(node.value)}: cell references and names are not available in caplab calc; use values or array constants such as {1,2,3}`,
+        );
+      case "LambdaExpression":
+      case "LetExpression":
+        throw new FormulaError("LAMBDA and LET are not supported in caplab calc");
+      default:
+        throw new FormulaError(`unsupported expression (${node.type})`);
+    }
+  }
+
+  private arrayElement(el: Node): Cell {
+    const v = this.evaluate(el);
+    if (isMatrix(v)) throw new FormulaError("an array constant cannot contain another array");
+    return v;
+  }
+
+  private call(node: Node): Value {
+    const rawName = node.callee?.name ?? "";
+    const fn = this.functions.get(normalizeFunctionName(rawName));
+    if (!fn) {
+      const known = [...this.functions.keys()].sort().join(", ");
+      throw new FormulaError(`unknown function ${rawName}. Known functions: ${known}`);
+    }
+    const params = fn.metadata.parameters;
+    const argNodes = node.arguments ?? [];
+    if (argNodes.length > params.length) {
+      throw new FormulaError(
+        `${fn.metadata.id} takes at most ${params.length} arguments (${params.map((p) => p.name).join(", ")}), got ${argNodes.length}`,
+      );
+    }
+    const args: unknown[] = [];
+    for (let i = 0; i < params.length; i++) {
+      const v = i < argNodes.length ? this.evaluate(argNodes[i]) : null;
+      const err = firstError(v);
+      if (err) return err;
+      // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
+      args.push(params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v);
+    }
+    try {
+      return fromWrapper(fn.impl(...args));
+    } catch (e) {
+      if (isExcelError(e)) return asExcelError(e);
+      throw e;
+    }
+  }
+}
+
+/** Parses a formula (with or without a leading `=`) into the fx AST. */
+function parseFormula(formula: string): Node {
+  const text = formula.trim().replace(/^=/, "");
+  if (text.trim() === "") throw new FormulaError("the formula is empty");
+  try {
+    return parse(tokenize(text)) as unknown as Node;
+  } catch (e) {
+    throw new FormulaError(`cannot parse the formula "${formula}": ${e instanceof Error ? e.message : String(e)}`);
+  }
+}
+
+/**
+ * Evaluates a formula in Excel syntax over the worksheet functions.
+ *
+ * @param formula - e.g. `=CAPLAB.MMC_RESPONSE(4, 30, 0.08)` or `NPV_IT(0.1, {1,2,3})*2`
+ * @returns a number, string, boolean, ExcelError, empty (null), or a 2-D array of those
+ * @throws FormulaError when the formula does not parse, uses references, or calls an unknown function
+ * @example
+ * await evaluateFormula("MMC_RESPONSE(4,30,0.08)"); // => 35.38205980066445
+ */
+export async function evaluateFormula(formula: string): Promise<Value> {
+  const ast = parseFormula(formula);
+  const registry = await loadRegistry();
+  return new Evaluator(registry).evaluate(ast);
+}
+
+/** JSON for a value: errors as `{"error": code, "message": text}`, arrays as nested arrays. */
+export function valueToJson(v: Value): string {
+  const plain = (c: Cell): unknown => (c instanceof ExcelError ? { error: c.code, message: c.message } : c);
+  if (v instanceof ExcelError) return `{"error": ${JSON.stringify(v.code)}, "message": ${JSON.stringify(v.message)}}`;
+  if (isMatrix(v)) return JSON.stringify(v.map((row) => row.map(plain)));
+  return JSON.stringify(plain(v));
+}
