@@ -665,6 +665,31 @@ function series(name: string, pts: [number, number][], style: SeriesPlan["style"
 
 const MAX_SERIES = 24;
 
+/**
+ * The M/M/c response curve R(X) for the steps' common queue depth c and the service time S of the
+ * lightest-loaded step (what the model predicts if the service time stayed as at low load), from
+ * X = 0 to 1.25 × the largest measured X, stopping at ρ = 0.95. None when the queue depth differs
+ * between steps or is unknown.
+ */
+function mmcCurve(rows: ModelRow[]): SeriesPlan[] {
+  const usable = rows.filter((m) => m.mmc !== null && m.step.values.iops !== null);
+  if (usable.length === 0) return [];
+  const c = usable[0].mmc!.c;
+  if (usable.some((m) => m.mmc!.c !== c)) return [];
+  const lightest = usable.reduce((a, b) => ((a.step.values.iops as number) <= (b.step.values.iops as number) ? a : b));
+  const sMs = lightest.mmc!.sMs;
+  const xEnd = Math.min(1.25 * Math.max(...usable.map((m) => m.step.values.iops as number)), (0.95 * c) / (sMs / 1000));
+  const x: number[] = [];
+  const y: number[] = [];
+  const points = 40;
+  for (let i = 1; i <= points; i++) {
+    const lambda = (xEnd * i) / points;
+    x.push(lambda);
+    y.push(mmcMetrics(c, sMs / 1000, lambda).meanResponse * 1000);
+  }
+  return [{ name: `M/M/${c} curve (S = ${fmt(sMs, 3)} ms)`, x, y, style: "line" }];
+}
+
 // ---------------------------------------------------------------------------------------------
 
 /**
@@ -757,7 +782,8 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
       yTitle: "mean response time (ms)",
       series: [
         series("measured", measured, "points"),
-        ...(predicted.length > 0 ? [series("M/M/c model", predicted, "points+line")] : []),
+        ...(predicted.length > 0 ? [series("M/M/c per step", predicted, "points")] : []),
+        ...mmcCurve(rows),
       ],
       source: { table: "Model", xColumn: "X IOPS", yColumns: ["R avg ms", "M/M/c R ms"] },
     });
