@@ -261,3 +261,16 @@ describe("buildLabPlan on real iogen output (fixtures/iogen-real, a 2×2 plan)",
     ]);
   });
 });
+
+describe("buildLabPlan with several hosts", () => {
+  it("gives one Steps row per step and host, and names hosts in the time series", () => {
+    const lines = ["host,step,subinterval,phase,seconds,category,iops,start_s"];
+    for (const host of ["alpha", "beta"])
+      for (let i = 1; i <= 3; i++) lines.push(`${host},1,${i},measure,1,overall,${host === "alpha" ? 100 : 200},${i}`);
+    const plan = buildLabPlan([readLabText(lines.join("\n") + "\n", "hosts.csv")]);
+    const steps = table(plan, "Steps");
+    expect(column(steps, "host")).toEqual(["alpha", "beta"]);
+    expect(column(steps, "IOPS")).toEqual([100, 200]);
+    expect(sheet(plan, "Subintervals").charts[0].series.map((s) => s.name)).toEqual(["alpha step 1", "beta step 1"]);
+  });
+});

@@ -79,7 +79,7 @@ describe("caplab report", () => {
     const out = path.join(dir, "out.xlsx");
     const html = path.join(dir, "out.html");
     const r = await cli([SUB, bad, "-o", out, "--html", html]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toContain(bad);
     expect(r.err).toMatch(/missing required column iops/);
     expect(r.err).toMatch(/nothing was written/);
@@ -90,7 +90,7 @@ describe("caplab report", () => {
     const other = path.join(dir, "notes.csv");
     fs.writeFileSync(other, "date,value\n2026-01-01,3\n");
     const r = await cli([other, "-o", path.join(dir, "o.xlsx")]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.err).toMatch(
       /notes\.csv: format not recognised.*missing columns step, subinterval, phase, seconds, category, iops/,
     );

@@ -4,7 +4,8 @@
  * Reads iogen CSV (subinterval and/or summary) and fio JSON files, builds the lab analysis plan
  * (`src/analysis/lab-plan.ts`) and writes it as .xlsx (ExcelJS) and optionally as a self-contained
  * HTML report with charts. All inputs are read and the whole report is rendered in memory before
- * anything is written; if any input fails, nothing is written (exit 1). Bad usage exits 2.
+ * anything is written; if any input fails, nothing is written. Bad input or usage exits 2 with a
+ * message naming the file or option; 1 is left for unexpected failures (e.g. the disk is full).
  *
  * Outputs are written to a temporary file and renamed into place. An existing output is replaced
  * only with `--force`; an output that is one of the inputs is always refused.
@@ -38,7 +39,8 @@ Options:
   --force                 replace OUT.xlsx / OUT.html when they exist
   -h, --help              this help
 
-Nothing is written when an input cannot be read. Exit codes: 0 ok, 1 an input failed, 2 usage.
+Nothing is written when an input cannot be read. Exit codes: 0 written; 2 an input failed or
+bad usage (the message names the file or option); 1 an unexpected failure (e.g. disk full).
 `;
 
 interface Args {
@@ -153,7 +155,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
       results.push(await readLabStream(fs.createReadStream(f), f));
     } catch (e) {
       io.err(`caplab report: ${f}: ${(e as Error).message}\nNothing was written.\n`);
-      return 1;
+      return 2;
     }
   }
   const failed = results.filter((r) => r.errors.length > 0);
@@ -161,7 +163,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (failed.length > 0) {
     for (const r of failed) for (const p of r.errors) io.err(`error: ${formatProblem(p)}\n`);
     io.err(`caplab report: ${failed.length} input file${failed.length > 1 ? "s" : ""} failed; nothing was written.\n`);
-    return 1;
+    return 2;
   }
 
   // Build and render everything in memory, then write.
@@ -176,15 +178,20 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (isDomainError(e)) {
       io.err(`caplab report: ${e.message}\nNothing was written.\n`);
-      return e.argument === "response" ? 2 : 1;
+      return 2;
     }
     throw e;
   }
-  writeFileAtomic(a.output, xlsx);
-  io.out(`wrote ${a.output}\n`);
-  if (a.html !== undefined && html !== undefined) {
-    writeFileAtomic(a.html, html);
-    io.out(`wrote ${a.html}\n`);
+  const writes: [string, Buffer | string][] = [[a.output, xlsx]];
+  if (a.html !== undefined && html !== undefined) writes.push([a.html, html]);
+  for (const [target, bytes] of writes) {
+    try {
+      writeFileAtomic(target, bytes);
+    } catch (e) {
+      io.err(`caplab report: cannot write ${target}: ${(e as Error).message}\n`);
+      return 1;
+    }
+    io.out(`wrote ${target}\n`);
   }
   return 0;
 }
