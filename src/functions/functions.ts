@@ -211,3 +211,238 @@ export function LB_MAXUTIL(workloads: unknown, centres: unknown, mean: unknown, 
 }
 
 /* ===== Statistics: DOE_FIT, DOE_DESIGN, SEEN_ENOUGH ===== */
+
+import { excelErrorValue } from "./excel-error";
+import { describeValue, isMissing, numberVector as sampleVector, optionalBoolean } from "./args";
+import { doeFit } from "../core/doe-fit";
+import { doeDesign } from "../core/doe-design";
+import { seenEnough, SEEN_ENOUGH_METHODS } from "../core/seen-enough";
+
+/** A fraction given as a number (0.05) or as percent text ("5%"); `fallback` when omitted. */
+function fractionArg(value: unknown, name: string, fallback: number): number {
+  let v = value;
+  if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) v = v[0][0];
+  if (isMissing(v)) return fallback;
+  if (typeof v === "number" && Number.isFinite(v)) return v;
+  if (typeof v === "string") {
+    const m = v.trim().match(/^([-+]?(?:\d+\.?\d*|\.\d+)(?:e[-+]?\d+)?)\s*%$/i);
+    if (m) return Number(m[1]) / 100;
+  }
+  throw new DomainError(name, `must be a fraction (0.05) or a percentage ("5%"), got ${describeValue(v)}`, "value");
+}
+
+/** A whole-number or text option read from one cell; undefined when omitted. */
+function cellArg(value: unknown): unknown {
+  if (Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) && value[0].length === 1)
+    return value[0][0];
+  return value;
+}
+
+/** A cell of a spilled result: a number, or #N/A with a reason when the value does not exist. */
+function orNa(v: number | null, why: string): number | Error {
+  return v === null ? excelErrorValue("#N/A", why) : v;
+}
+
+/**
+ * Least-squares fit of a designed experiment with interactions up to the given order, like R's summary(lm(y ~ (A + B + …)^order)): estimates, standard errors, t and p per term, then R², F and the observation count.
+ * @customfunction DOE_FIT
+ * @param factors Range with the factor names in its first row and one column per factor (numbers, or text with 2 levels) below.
+ * @param response One column of responses (e.g. CPU %), one per factor row, optionally with a header; rows with a blank response are skipped.
+ * @param order Optional: highest interaction order, a whole number ≥ 1 (default 2).
+ * @param coding Optional: "coded" (default; each factor scaled to −1…+1) or "raw" (numbers as given).
+ * @param intercept Optional: TRUE (default) to fit an intercept.
+ * @returns A table: header Term | Estimate | Std. Error | t value | Pr(>|t|), one row per term (aliased terms #N/A), then summary rows (label, value) in the unit of the response.
+ * @helpurl https://localhost:3000/help.html#DOE_FIT
+ */
+export function DOE_FIT(
+  factors: unknown[][],
+  response: unknown[][],
+  order?: unknown,
+  coding?: unknown,
+  intercept?: unknown,
+): Array<Array<string | number | Error>> {
+  return guard(() => {
+    const rows = Array.isArray(factors) && factors.every(Array.isArray) ? factors : [[factors]];
+    if (rows.length < 2)
+      throw new DomainError("factors", "needs a header row of names and at least one row of values", "value");
+    const names = rows[0].map((c, j) => {
+      if (typeof c !== "string" || c.trim() === "") {
+        throw new DomainError(
+          "factors",
+          `the first row must hold factor names; column ${j + 1} has ${describeValue(c)}`,
+          "value",
+        );
+      }
+      return c.trim();
+    });
+    const resp = (Array.isArray(response) ? response : [[response]]).map((r) => (Array.isArray(r) ? r : [r]));
+    if (resp.some((r) => r.length !== 1)) throw new DomainError("response", "must be a single column", "value");
+    let cells = resp.map((r) => r[0]);
+    const n = rows.length - 1;
+    if (cells.length === n + 1 && typeof cells[0] === "string" && cells[0].trim() !== "") cells = cells.slice(1);
+    if (cells.length !== n) {
+      throw new DomainError("response", `has ${cells.length} values for ${n} factor rows`, "value");
+    }
+    const y = cells.map((c, i) => {
+      if (isMissing(c)) return null;
+      if (typeof c !== "number")
+        throw new DomainError("response", `row ${i + 1} must be a number, got ${describeValue(c)}`, "value");
+      return c;
+    });
+    const columns = names.map((name, j) =>
+      rows.slice(1).map((r, i) => {
+        const c = r[j];
+        if (y[i] === null) return 0; // row skipped: its factor cells are not used
+        if (typeof c === "number" || (typeof c === "string" && c.trim() !== ""))
+          return typeof c === "string" ? c.trim() : c;
+        throw new DomainError(
+          "factors",
+          `factor "${name}", row ${i + 1} must be a number or text, got ${describeValue(c)}`,
+          "value",
+        );
+      }),
+    );
+    const ord = isMissing(cellArg(order)) ? 2 : cellArg(order);
+    if (typeof ord !== "number")
+      throw new DomainError("order", `must be a whole number ≥ 1, got ${describeValue(ord)}`, "value");
+    const cod = cellArg(coding);
+    const fit = doeFit(names, columns, y, {
+      order: ord,
+      coding: isMissing(cod) ? "coded" : (String(cod).trim().toLowerCase() as "coded" | "raw"),
+      intercept: optionalBoolean(intercept, "intercept", true),
+    });
+    const lenth = fit.significanceFrom === "lenth";
+    const out: Array<Array<string | number | Error>> = [
+      lenth
+        ? ["Term", "Estimate", "Std. Error (Lenth PSE)", "t value (Lenth)", "Pr(>|t|) (Lenth, m/3 df)"]
+        : ["Term", "Estimate", "Std. Error", "t value", "Pr(>|t|)"],
+    ];
+    for (const t of fit.terms) {
+      const why = t.aliased ? `${t.name} is aliased with earlier terms` : `${t.name}: no standard error`;
+      out.push([t.name, orNa(t.estimate, why), orNa(t.stdError, why), orNa(t.tValue, why), orNa(t.pValue, why)]);
+    }
+    const zeroDf = "zero residual degrees of freedom";
+    const summary: Array<[string, number | null, string]> = [
+      ["Residual standard error", fit.residualStandardError, zeroDf],
+      ["Residual df", fit.residualDf, ""],
+      ["Multiple R-squared", fit.rSquared, "the response does not vary"],
+      ["Adjusted R-squared", fit.adjRSquared, zeroDf],
+      ["F-statistic", fit.fStatistic, "no F test (zero residual df, no terms, or a perfect fit)"],
+      ["F numerator df", fit.fNumeratorDf, ""],
+      ["F denominator df", fit.fDenominatorDf, ""],
+      ["F p-value", fit.fPValue, "no F test"],
+      ["Observations", fit.observations, ""],
+    ];
+    for (const [label, value, why] of summary) out.push([label, orNa(value, why), "", "", ""]);
+    return out;
+  });
+}
+
+/**
+ * Full factorial run sheet (like R DoE.base fac.design): every combination of the levels, standard order with the first factor fastest, each replicate shuffled by a seeded generator.
+ * @customfunction DOE_DESIGN
+ * @param factors_and_levels Range with the factor names in its first row and each factor's levels (2 or more; blanks ignored) in the cells below.
+ * @param replications Optional: number of replicates, a whole number ≥ 1 (default 1).
+ * @param randomize Optional: TRUE (default) to shuffle the runs within each replicate.
+ * @param seed Optional: whole number seeding the shuffle (default 1); the same seed gives the same sheet.
+ * @returns A table: header Run | StdOrder | Replicate | factor names, then one row per run.
+ * @helpurl https://localhost:3000/help.html#DOE_DESIGN
+ */
+export function DOE_DESIGN(
+  factors_and_levels: unknown[][],
+  replications?: unknown,
+  randomize?: unknown,
+  seed?: unknown,
+): Array<Array<string | number>> {
+  return guard(() => {
+    const arg = "factors_and_levels";
+    const rows =
+      Array.isArray(factors_and_levels) && factors_and_levels.every(Array.isArray)
+        ? factors_and_levels
+        : [[factors_and_levels]];
+    if (rows.length < 2) throw new DomainError(arg, "needs a header row of names and levels below it", "value");
+    const factors = rows[0].map((c, j) => {
+      if (typeof c !== "string" || c.trim() === "") {
+        throw new DomainError(
+          arg,
+          `the first row must hold factor names; column ${j + 1} has ${describeValue(c)}`,
+          "value",
+        );
+      }
+      const levels: (string | number)[] = [];
+      rows.slice(1).forEach((r, i) => {
+        const v = r[j];
+        if (isMissing(v) || (typeof v === "string" && v.trim() === "")) return;
+        if (typeof v === "number") levels.push(v);
+        else if (typeof v === "string") levels.push(v.trim());
+        else
+          throw new DomainError(
+            arg,
+            `factor "${c.trim()}", level ${i + 1} must be a number or text, got ${describeValue(v)}`,
+            "value",
+          );
+      });
+      return { name: c.trim(), levels };
+    });
+    const rep = cellArg(replications);
+    const sd = cellArg(seed);
+    for (const [name, v] of [
+      ["replications", rep],
+      ["seed", sd],
+    ] as const) {
+      if (!isMissing(v) && typeof v !== "number")
+        throw new DomainError(name, `must be a whole number, got ${describeValue(v)}`, "value");
+    }
+    const runs = doeDesign(factors, {
+      replications: isMissing(rep) ? 1 : (rep as number),
+      randomize: optionalBoolean(randomize, "randomize", true),
+      seed: isMissing(sd) ? 1 : (sd as number),
+    });
+    return [
+      ["Run", "StdOrder", "Replicate", ...factors.map((f) => f.name)],
+      ...runs.map((r) => [r.run, r.stdOrder, r.replicate, ...r.levels]),
+    ];
+  });
+}
+
+/**
+ * Has a run of consecutive measurements "seen enough" (ivy's measure=on)? Tests windows ending at the last sample, shortest first, for relative half-width ≤ accuracy at the confidence given.
+ * @customfunction SEEN_ENOUGH
+ * @param samples One row or column of consecutive subinterval measurements (e.g. IOPS), oldest first; blanks ignored, text is an error.
+ * @param accuracy Optional: required relative half-width as a fraction or percentage, e.g. 0.05 or "5%" (default 5%).
+ * @param confidence Optional: confidence level in (0, 1), e.g. 0.95 or "95%" (default 95%).
+ * @param min_samples Optional: shortest window in samples, a whole number ≥ 1 (default 5; method "ar1" uses at least 30).
+ * @param method Optional: "ar1" (default; AR(1) correction), "ivy" (k = 2) or "iid" (k = 1).
+ * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ±, then TRUE/FALSE, the window's first sample (1-based), its length, its mean (unit of the samples), its relative half-width and the accuracy (fractions).
+ * @helpurl https://localhost:3000/help.html#SEEN_ENOUGH
+ */
+export function SEEN_ENOUGH(
+  samples: unknown[][],
+  accuracy?: unknown,
+  confidence?: unknown,
+  min_samples?: unknown,
+  method?: unknown,
+): Array<Array<string | number | boolean>> {
+  return guard(() => {
+    const x = sampleVector(samples, "samples", "skip");
+    const ms = cellArg(min_samples);
+    if (!isMissing(ms) && typeof ms !== "number") {
+      throw new DomainError("min_samples", `must be a whole number ≥ 1, got ${describeValue(ms)}`, "value");
+    }
+    const m = cellArg(method);
+    if (!isMissing(m) && typeof m !== "string") {
+      throw new DomainError("method", `must be "ar1", "ivy" or "iid", got ${describeValue(m)}`, "value");
+    }
+    const meth = isMissing(m) ? "ar1" : (m as string).trim().toLowerCase();
+    const r = seenEnough(x, {
+      accuracy: fractionArg(accuracy, "accuracy", 0.05),
+      confidence: fractionArg(confidence, "confidence", 0.95),
+      minSamples: isMissing(ms) ? 5 : (ms as number),
+      method: SEEN_ENOUGH_METHODS.find((k) => k === meth) ?? (meth as "ar1"),
+    });
+    return [
+      ["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"],
+      [r.seenEnough, r.from, r.samples, r.mean, r.achieved, r.required],
+    ];
+  });
+}
