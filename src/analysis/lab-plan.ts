@@ -129,7 +129,7 @@ const NUM: ErrorCell = { error: "#NUM!" };
 const F = {
   int: "#,##0",
   iops: "#,##0.0",
-  ms: "0.000",
+  ms: "0.0000",
   pct: "0.0",
   mbs: "#,##0.00",
   ratio: "0.000",
