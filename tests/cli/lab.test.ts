@@ -62,7 +62,9 @@ describe("caplab lab", () => {
   });
 
   test("the plan is a 2×2 design in standard order", () => {
-    expect(labPlanCsv([500, 2000])).toBe("StdOrder,read_pct,iops\n1,100,500\n2,70,500\n3,100,2000\n4,70,2000\n");
+    expect(labPlanCsv([500, 2000])).toBe(
+      "StdOrder,step_name,read_pct,iops\n1,r100-iops500,100,500\n2,r70-iops500,70,500\n3,r100-iops2000,100,2000\n4,r70-iops2000,70,2000\n",
+    );
   });
 
   test("runs iogen on a scratch file in a temp dir, writes both reports, prints Steps, removes the temp dir", async () => {
@@ -124,20 +126,23 @@ describe("formatTextTable", () => {
   const table = {
     name: "T",
     columns: [
-      { header: "step", numFmt: "0" },
       { header: "name" },
+      { header: "step", numFmt: "0" },
       { header: "iops", numFmt: "#,##0.0" },
       { header: "cpu", numFmt: "0.0%" },
+      { header: "host" },
     ],
     rows: [
-      [1, "a", 1234.56, 0.125],
-      [2, "longer name", 5, { formula: "A1", result: 0.5 }],
+      ["a", 1, 1234.56, 0.125, "vm"],
+      ["longer name", 2, 5, { formula: "A1", result: 0.5 }, "vm"],
     ],
   };
 
-  test("aligns text left and numbers right, with the number formats", () => {
+  test("aligns text left and numbers right with the number formats; constant columns listed once", () => {
     expect(formatTextTable(table, 200)).toBe(
       [
+        "Same in every row: host: vm",
+        "",
         "step  name            iops    cpu",
         "   1  a            1,234.6  12.5%",
         "   2  longer name      5.0  50.0%",
@@ -146,9 +151,16 @@ describe("formatTextTable", () => {
     );
   });
 
-  test("splits wide tables into blocks that repeat the first column", () => {
+  test("keeps constant columns when asked", () => {
+    expect(formatTextTable(table, 200, true).split("\n")[0]).toBe("step  name            iops    cpu  host");
+  });
+
+  test("splits wide tables into blocks that repeat the step column", () => {
     expect(formatTextTable(table, 22)).toBe(
       [
+        "Same in every row:",
+        "  host: vm",
+        "",
         "step  name",
         "   1  a",
         "   2  longer name",

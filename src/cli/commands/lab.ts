@@ -224,11 +224,15 @@ export function labPlanCsv(iops: [number, number]): string {
     [100, iops[1]],
     [70, iops[1]],
   ];
-  return ["StdOrder,read_pct,iops", ...rows.map(([r, x], i) => `${i + 1},${r},${x}`)].join("\n") + "\n";
+  return (
+    ["StdOrder,step_name,read_pct,iops", ...rows.map(([r, x], i) => `${i + 1},r${r}-iops${x},${r},${x}`)].join("\n") +
+    "\n"
+  );
 }
 
 async function readResult(file: string): Promise<LabFileResult> {
-  const result = await readLabStream(fs.createReadStream(file), file);
+  // Named by base name: the temp directory is gone once the reports are written.
+  const result = await readLabStream(fs.createReadStream(file), path.basename(file));
   if (result.errors.length > 0) {
     throw new LabError(`cannot read iogen's output ${file}:\n${result.errors.map(formatProblem).join("\n")}`);
   }
@@ -236,10 +240,12 @@ async function readResult(file: string): Promise<LabFileResult> {
 }
 
 /**
- * A table as aligned text. Columns are split into blocks that fit `width` characters, the first
- * column repeated in each block (like R's print of a wide data frame).
+ * A table as aligned text. Columns whose text is the same in every row (when there are at least
+ * two rows) are listed once above the grid as `header: value`, unless `keepConstant`. Columns are
+ * split into blocks that fit `width` characters, the `step` column (else the first) repeated in
+ * each block, like R's print of a wide data frame. Numbers use the column's number format.
  */
-export function formatTextTable(table: TablePlan, width = 120): string {
+export function formatTextTable(table: TablePlan, width = 120, keepConstant = false): string {
   const cell = (c: number, v: unknown): string => {
     if (v === null || v === undefined) return "";
     if (typeof v === "number") return formatNumber(v, table.columns[c]?.numFmt);
@@ -250,25 +256,45 @@ export function formatTextTable(table: TablePlan, width = 120): string {
     return typeof o.result === "number" ? formatNumber(o.result, table.columns[c]?.numFmt) : String(o.result ?? "");
   };
   const texts = table.rows.map((row) => table.columns.map((_, c) => cell(c, row[c])));
+  const constant = table.columns.map(
+    (_, c) => !keepConstant && texts.length > 1 && texts.every((t) => t[c] === texts[0][c]),
+  );
+  const shown = table.columns.map((_, c) => c).filter((c) => !constant[c]);
+  const out: string[] = [];
+  const same = table.columns
+    .map((col, c) => (constant[c] && texts[0][c] !== "" ? `${col.header}: ${texts[0][c]}` : ""))
+    .filter((x) => x !== "");
+  if (same.length > 0) {
+    let lineText = "Same in every row:";
+    for (const item of same) {
+      if (lineText.length + 2 + item.length > width) {
+        out.push(lineText.endsWith(":") ? lineText : lineText + ";");
+        lineText = "  " + item;
+      } else lineText += (lineText.endsWith(":") ? " " : "; ") + item;
+    }
+    out.push(lineText, "");
+  }
+  if (shown.length === 0) return out.join("\n") + "\n";
   const widths = table.columns.map((col, c) => Math.max(col.header.length, ...texts.map((t) => t[c].length)));
   const numeric = table.columns.map((_, c) => table.rows.every((r) => typeof r[c] !== "string"));
-  const pad = (s: string, c: number): string => (numeric[c] ? s.padStart(widths[c]) : s.padEnd(widths[c]));
+  const pad = (text: string, c: number): string => (numeric[c] ? text.padStart(widths[c]) : text.padEnd(widths[c]));
+  const keyIndex = shown.find((c) => table.columns[c].header === "step") ?? shown[0];
+  const rest = shown.filter((c) => c !== keyIndex);
   const blocks: number[][] = [];
-  let block: number[] = [0];
-  let used = widths[0];
-  for (let c = 1; c < table.columns.length; c++) {
+  let block: number[] = [keyIndex];
+  let used = widths[keyIndex];
+  for (const c of rest) {
     if (block.length > 1 && used + 2 + widths[c] > width) {
       blocks.push(block);
-      block = [0];
-      used = widths[0];
+      block = [keyIndex];
+      used = widths[keyIndex];
     }
     block.push(c);
     used += 2 + widths[c];
   }
   blocks.push(block);
-  const out: string[] = [];
-  for (const b of blocks) {
-    if (out.length > 0) out.push("");
+  blocks.forEach((b, i) => {
+    if (i > 0) out.push("");
     out.push(
       b
         .map((c) => pad(table.columns[c].header, c))
@@ -282,7 +308,7 @@ export function formatTextTable(table: TablePlan, width = 120): string {
           .join("  ")
           .trimEnd(),
       );
-  }
+  });
   return out.join("\n") + "\n";
 }
 
