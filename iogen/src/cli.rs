@@ -86,7 +86,10 @@ pub struct RunArgs {
     /// response = service).
     #[arg(long, value_name = "N|max", default_value = "max", value_parser = parse_iops)]
     pub iops: Iops,
-    /// Arrival process: poisson (exponential gaps, an open Poisson stream) or uniform (equal gaps).
+    /// Arrival process: poisson (exponential gaps, an open Poisson stream), uniform (equal gaps),
+    /// or poisson-fixed (Poisson arrivals conditioned on exactly iops × length arrivals in each
+    /// subinterval: the same burstiness, but the offered rate does not drift by chance; with
+    /// plain poisson a 5 s run at 1000 IOPS offers 1000 ± 14 IOPS, one standard deviation).
     #[arg(long, value_enum, default_value_t = Arrivals::Poisson)]
     pub arrivals: Arrivals,
     /// Most IOs in flight at once (slots).

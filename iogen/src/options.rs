@@ -33,6 +33,10 @@ pub enum Arrivals {
     Poisson,
     /// Equal spacing, 1/iops apart.
     Uniform,
+    /// Poisson arrivals conditioned on exactly iops × length arrivals in every subinterval
+    /// (sorted uniform points): Poisson burstiness without run-to-run drift of the offered rate.
+    #[value(name = "poisson-fixed")]
+    PoissonFixed,
 }
 
 /// Requested arrival rate.

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context};
 
-use crate::arrivals::ArrivalProcess;
+use crate::arrivals::{ArrivalProcess, Grid};
 use crate::cpu::{CpuSample, CpuUsage};
 use crate::engine::{Completion, Engine, OpKind, Submission};
 use crate::options::{Focus, Iops, Options, SeenEnoughMethod};
@@ -143,7 +143,12 @@ pub fn run_step(
     let bs = opts.block_size as usize;
     let start = Instant::now();
     let mut arrivals = match opts.iops {
-        Iops::Rate(r) => Some(ArrivalProcess::new(opts.arrivals, r, opts.seed)),
+        Iops::Rate(r) => Some(ArrivalProcess::new(
+            opts.arrivals,
+            r,
+            opts.seed,
+            Grid { warmup_s: opts.warmup.as_secs_f64(), sub_s: opts.subinterval.as_secs_f64() },
+        )),
         Iops::Max => None,
     };
     let mut next_sched: Option<Instant> = arrivals.as_mut().map(|a| start + Duration::from_secs_f64(a.next_offset()));

@@ -3,7 +3,9 @@
 //! `submit` only pushes a submission queue entry (SQE); the entries go to the kernel in the
 //! next `reap`, which submits them and waits for completions in one `io_uring_enter` call
 //! (`submit_with_args` with a timespec, so the scheduler wakes at its deadline for the next
-//! arrival). The completion time is taken when the completion queue entries (CQEs) are reaped.
+//! arrival). The scheduler calls `reap` right after its launch loop, so an IO reaches the kernel
+//! microseconds after its launch stamp, and one system call per wake-up serves a whole batch.
+//! The completion time is taken when the completion queue entries (CQEs) are reaped.
 //!
 //! Where the kernel allows it, the target file and the slot buffers are registered with the
 //! ring (`ReadFixed`/`WriteFixed` on fixed file 0), which spares the kernel a file lookup and a
@@ -54,11 +56,8 @@ pub struct UringEngine {
     /// Bytes per slot buffer (the configured block size).
     block_size: usize,
     /// Keeps the target open while the ring may refer to its descriptor.
-    _file: FileHandle,
+    _file: Arc<File>,
 }
-
-/// What keeps the target open: the config's shared file handle.
-type FileHandle = Arc<File>;
 
 impl UringEngine {
     /// Sets up a ring of `cfg.queue_depth` entries on `cfg`'s file, with one buffer of
