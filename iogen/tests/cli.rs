@@ -367,7 +367,13 @@ fn sigint_finishes_the_row_writes_the_summary_and_exits_130() {
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1300));
+    // Wait until the first subinterval has been written (the run is measuring), then interrupt.
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&s).map_or(0, |t| t.lines().count()) < 4 {
+        assert!(t0.elapsed() < Duration::from_secs(30), "no subinterval row after 30 s");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
     let sent = Instant::now();
     // SAFETY: sending SIGINT to the child we just started.
     assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) }, 0);
