@@ -153,6 +153,15 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             w.write(&recs)?;
         }
         all.extend(recs);
+        if outcome.behind_s > 0.1 {
+            eprintln!(
+                "iogen: step {} ended {:.3} s behind schedule: the target (or this host) could not sustain the requested \
+                 rate at queue depth {}; arrivals still waiting were not issued (see late_ios and response times)",
+                i + 1,
+                outcome.behind_s,
+                o.queue_depth
+            );
+        }
         if outcome.disk_full {
             eprintln!("iogen: step {} ended early: the target is full (ENOSPC)", i + 1);
         }

@@ -96,6 +96,9 @@ pub struct StepOutcome {
     pub interrupted: bool,
     /// Stopped early because the target is full (ENOSPC).
     pub disk_full: bool,
+    /// How far behind schedule the oldest arrival not yet launched was when the step ended,
+    /// in seconds (0 when iogen kept up). Those arrivals were not issued.
+    pub behind_s: f64,
     /// Name of the engine that ran.
     pub engine: &'static str,
 }
@@ -312,6 +315,8 @@ pub fn run_step(
         }
     }
     drain(engine, &mut slots, qd - free.len())?;
+    let ended = Instant::now();
+    let behind_s = next_sched.map_or(0.0, |t| ended.saturating_duration_since(t).as_secs_f64());
     let seen = match &opts.seen_enough {
         Some(_) => SeenEnoughStatus::On { result: last_rule },
         None => SeenEnoughStatus::Off {
@@ -330,6 +335,7 @@ pub fn run_step(
         seen_enough: seen,
         interrupted,
         disk_full,
+        behind_s,
         engine: engine.name(),
     })
 }
@@ -535,6 +541,8 @@ mod tests {
         assert!(m.late_ios * 4 >= m.ios, "late {} of {}", m.late_ios, m.ios);
         let (s, r) = (m.service_ms().unwrap(), m.response_ms().unwrap());
         assert!(r.avg > 10.0 * s.avg, "response {} service {}", r.avg, s.avg);
+        // Half the arrivals could not be served: the step ends well behind schedule.
+        assert!(out.behind_s > 0.02, "{}", out.behind_s);
     }
 
     #[test]

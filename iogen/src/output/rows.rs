@@ -176,6 +176,7 @@ mod tests {
             seen_enough: SeenEnoughStatus::Off { achieved: Some(0.01) },
             interrupted: false,
             disk_full: false,
+            behind_s: 0.0,
             engine: "null",
         };
         let sum = summary_records(&info(), &out);
