@@ -177,6 +177,7 @@ pub fn run_step(
     let mut cpu_sub = CpuSample::now();
     let mut cpu_measure = if phase == Phase::Measure { Some(cpu_sub.clone()) } else { None };
     let cpu_total;
+    let step_end;
     let mut series: Vec<f64> = Vec::new();
     let mut last_rule: Option<SeenEnough> = None;
     let mut interrupted = false;
@@ -235,6 +236,7 @@ pub fn run_step(
             cur.reset();
             if finished {
                 cpu_total = cpu_measure.as_ref().map(|m: &CpuSample| m.usage_until(&cpu_sub));
+                step_end = end;
                 break;
             }
             // Next subinterval (and maybe the next phase).
@@ -315,8 +317,7 @@ pub fn run_step(
         }
     }
     drain(engine, &mut slots, qd - free.len())?;
-    let ended = Instant::now();
-    let behind_s = next_sched.map_or(0.0, |t| ended.saturating_duration_since(t).as_secs_f64());
+    let behind_s = next_sched.map_or(0.0, |t| step_end.saturating_duration_since(t).as_secs_f64());
     let seen = match &opts.seen_enough {
         Some(_) => SeenEnoughStatus::On { result: last_rule },
         None => SeenEnoughStatus::Off {
