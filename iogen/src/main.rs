@@ -108,6 +108,13 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let mut interrupted = false;
     for (i, step) in steps.iter().enumerate() {
         let o = &step.opts;
+        if !o.target.exists() {
+            eprintln!(
+                "iogen: laying out {} ({} bytes of non-zero data)",
+                o.target.display(),
+                o.size.unwrap_or(target::DEFAULT_NEW_SIZE)
+            );
+        }
         let target = target::prepare(o, &stop)?;
         let blocks = target.blocks(o.block_size);
         let cfg = EngineConfig {
