@@ -11,9 +11,14 @@
  * `=HYPERLINK("http://x","y")` stays the text it is. Only FormulaCells produce formulas, and the
  * analysis only builds those from cell addresses and arithmetic.
  *
- * Files: {@link writeXlsxFile} renders fully in memory, writes a temporary file beside the
- * target and renames it into place, so a reader never sees half a file and a failure leaves
- * nothing behind.
+ * Size: ExcelJS's in-memory writer needs about 1 KB of memory per cell while it writes, so a
+ * plan with more than `streamAboveCells` cells (default 250,000; a long subinterval table) is
+ * written with ExcelJS's streaming writer instead, row by row. ExcelJS cannot stream Excel tables
+ * (exceljs issue #1412), so in that mode each table is a header row with the same style, number
+ * formats, frozen header and an autofilter on the largest table — no Excel table objects.
+ *
+ * Files: {@link writeXlsxFile} writes a temporary file beside the target and renames it into
+ * place, so a reader never sees half a file and a failure leaves nothing behind.
  */
 import ExcelJS from "exceljs";
 import * as fs from "fs";
@@ -62,6 +67,22 @@ function displayWidth(v: CellValue, numFmt: string | undefined): number {
   return text.length;
 }
 
+/** Header cell style, written explicitly too: LibreOffice does not draw Excel table styles. */
+function styleHeader(cell: ExcelJS.Cell, description: string | undefined): void {
+  cell.font = { bold: true, color: { argb: "FFFFFFFF" } };
+  cell.fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FF2F5597" } };
+  cell.alignment = { vertical: "middle", wrapText: false };
+  if (description) cell.note = description;
+}
+
+const PAGE_SETUP: Partial<ExcelJS.PageSetup> = {
+  orientation: "landscape",
+  fitToPage: true,
+  fitToWidth: 1,
+  fitToHeight: 0,
+  paperSize: 9,
+};
+
 function renderTable(
   ws: ExcelJS.Worksheet,
   table: TablePlan,
@@ -102,20 +123,13 @@ function renderTable(
       if (i < 2000) w = Math.max(w, displayWidth(v, col.numFmt) + 1);
     }
     widths[at.col + j] = w;
-    const header = ws.getCell(r0, c0 + j);
-    // Explicit header style too: LibreOffice does not draw Excel table styles.
-    header.font = { bold: true, color: { argb: "FFFFFFFF" } };
-    header.fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FF2F5597" } };
-    header.alignment = { vertical: "middle", wrapText: false };
-    if (col.description) header.note = col.description;
+    styleHeader(ws.getCell(r0, c0 + j), col.description);
     void column;
   });
 }
 
 function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
-  const ws = wb.addWorksheet(sheet.name, {
-    pageSetup: { orientation: "landscape", fitToPage: true, fitToWidth: 1, fitToHeight: 0, paperSize: 9 },
-  });
+  const ws = wb.addWorksheet(sheet.name, { pageSetup: PAGE_SETUP });
   sheet.notes.forEach((note, i) => {
     const cell = ws.getCell(i + 1, 1);
     cell.value = note;
@@ -165,18 +179,157 @@ export async function renderXlsx(plan: WorkbookPlan): Promise<Buffer> {
  * @param bytes - the contents
  */
 export function writeFileAtomic(target: string, bytes: Buffer | string): void {
-  const dir = path.dirname(path.resolve(target));
-  const tmp = path.join(dir, `.${path.basename(target)}.${process.pid}.${Date.now()}.tmp`);
+  const tmp = tempPathFor(target);
   try {
     fs.writeFileSync(tmp, bytes, { flag: "wx" });
     fs.renameSync(tmp, target);
   } catch (e) {
-    try {
-      fs.unlinkSync(tmp);
-    } catch {
-      // nothing to clean up
-    }
+    removeQuietly(tmp);
     throw e;
+  }
+}
+
+/** Number of cells in the plan's tables (header rows included). */
+export function planCells(plan: WorkbookPlan): number {
+  let n = 0;
+  for (const sheet of plan.sheets) for (const t of sheet.tables) n += (t.rows.length + 1) * t.columns.length;
+  return n;
+}
+
+export interface XlsxOptions {
+  /** Above this many cells the streaming writer is used (default 250,000). */
+  streamAboveCells?: number;
+}
+
+const DEFAULT_STREAM_ABOVE = 250_000;
+
+/** Column widths of a sheet from its headers and (the first 2000 rows of) its tables. */
+function sheetWidths(sheet: SheetPlan): number[] {
+  const widths: number[] = [];
+  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
+  for (const table of sheet.tables) {
+    const at = table.at ?? { row: next, col: 0 };
+    next = Math.max(next, at.row + table.rows.length + 3);
+    table.columns.forEach((col, j) => {
+      let w = Math.max(widths[at.col + j] ?? 0, col.header.length + 3);
+      const n = Math.min(table.rows.length, 2000);
+      for (let i = 0; i < n; i++) w = Math.max(w, displayWidth(table.rows[i][j], col.numFmt) + 1);
+      widths[at.col + j] = w;
+    });
+  }
+  return widths.map((w) => Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w ?? MIN_WIDTH)));
+}
+
+/** Writes one sheet row by row with the streaming writer (rows must be committed in order). */
+function streamSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetPlan): void {
+  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
+  const placed = sheet.tables.map((table) => {
+    const at = table.at ?? { row: next, col: 0 };
+    next = Math.max(next, at.row + table.rows.length + 3);
+    return { table, at };
+  });
+  const first = placed[0];
+  const largest = placed.reduce<(typeof placed)[number] | undefined>(
+    (a, b) => (a === undefined || b.table.rows.length > a.table.rows.length ? b : a),
+    undefined,
+  );
+  const ws = wb.addWorksheet(sheet.name, {
+    pageSetup: PAGE_SETUP,
+    views:
+      sheet.freezeHeader && first
+        ? [{ state: "frozen", xSplit: 0, ySplit: first.at.row + 1, topLeftCell: `A${first.at.row + 2}` }]
+        : [],
+  });
+  ws.columns = sheetWidths(sheet).map((width) => ({ width }));
+  if (largest && largest.table.rows.length > 0) {
+    const { at, table } = largest;
+    ws.autoFilter = {
+      from: { row: at.row + 1, column: at.col + 1 },
+      to: { row: at.row + 1 + table.rows.length, column: at.col + table.columns.length },
+    };
+  }
+  const lastRow = Math.max(sheet.notes.length - 1, ...placed.map((p) => p.at.row + Math.max(p.table.rows.length, 1)));
+  for (let r = 0; r <= lastRow; r++) {
+    const row = ws.getRow(r + 1);
+    let used = false;
+    if (r < sheet.notes.length) {
+      const cell = row.getCell(1);
+      cell.value = sheet.notes[r];
+      if (r === 0) cell.font = { bold: true, size: 13 };
+      used = true;
+    }
+    for (const { table, at } of placed) {
+      if (r === at.row) {
+        table.columns.forEach((col, j) => {
+          const cell = row.getCell(at.col + 1 + j);
+          cell.value = col.header;
+          styleHeader(cell, col.description);
+        });
+        used = true;
+      } else if (r > at.row && r <= at.row + table.rows.length) {
+        const values = table.rows[r - at.row - 1];
+        table.columns.forEach((col, j) => {
+          const cell = row.getCell(at.col + 1 + j);
+          cell.value = excelValue(values[j]);
+          if (col.numFmt) cell.numFmt = col.numFmt;
+        });
+        used = true;
+      } else if (r === at.row + 1 && table.rows.length === 0) {
+        row.getCell(at.col + 1).value = "(no rows)";
+        used = true;
+      }
+    }
+    if (used) row.commit();
+  }
+  ws.commit();
+}
+
+async function streamWorkbook(plan: WorkbookPlan, file: string): Promise<void> {
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ filename: file, useStyles: true, useSharedStrings: true });
+  wb.creator = "Capacity Lab";
+  wb.title = plan.title;
+  wb.created = new Date(0);
+  wb.modified = new Date(0);
+  for (const sheet of plan.sheets) streamSheet(wb, sheet);
+  await wb.commit();
+}
+
+/**
+ * Renders the plan to a temporary file beside `target` and returns its path; the caller renames it
+ * into place (or deletes it). Large plans go through the streaming writer.
+ *
+ * @param plan - the workbook plan
+ * @param target - the final .xlsx path (only its directory and name are used)
+ * @param options - `streamAboveCells`
+ * @returns the temporary file's path
+ */
+export async function renderXlsxToTemp(plan: WorkbookPlan, target: string, options: XlsxOptions = {}): Promise<string> {
+  const tmp = tempPathFor(target);
+  try {
+    if (planCells(plan) > (options.streamAboveCells ?? DEFAULT_STREAM_ABOVE)) await streamWorkbook(plan, tmp);
+    else fs.writeFileSync(tmp, await renderXlsx(plan), { flag: "wx" });
+    return tmp;
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
+  }
+}
+
+/** A temporary file name in the target's directory (same file system, so rename is atomic). */
+export function tempPathFor(target: string): string {
+  const dir = path.dirname(path.resolve(target));
+  return path.join(
+    dir,
+    `.${path.basename(target)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`,
+  );
+}
+
+/** Deletes a file, ignoring errors (cleanup after a failure). */
+export function removeQuietly(file: string): void {
+  try {
+    fs.unlinkSync(file);
+  } catch {
+    // already gone
   }
 }
 
@@ -185,7 +338,14 @@ export function writeFileAtomic(target: string, bytes: Buffer | string): void {
  *
  * @param plan - the workbook plan
  * @param target - the .xlsx path
+ * @param options - `streamAboveCells`
  */
-export async function writeXlsxFile(plan: WorkbookPlan, target: string): Promise<void> {
-  writeFileAtomic(target, await renderXlsx(plan));
+export async function writeXlsxFile(plan: WorkbookPlan, target: string, options: XlsxOptions = {}): Promise<void> {
+  const tmp = await renderXlsxToTemp(plan, target, options);
+  try {
+    fs.renameSync(tmp, target);
+  } catch (e) {
+    removeQuietly(tmp);
+    throw e;
+  }
 }

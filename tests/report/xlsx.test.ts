@@ -8,7 +8,7 @@ import * as path from "path";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { WorkbookPlan } from "../../src/analysis/plan";
 import { readLabText } from "../../src/import/detect";
-import { renderXlsx, writeFileAtomic } from "../../src/report/xlsx";
+import { planCells, renderXlsx, writeFileAtomic, writeXlsxFile } from "../../src/report/xlsx";
 
 const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
 const HOSTILE = '=HYPERLINK("http://x","y")';
@@ -104,6 +104,42 @@ describe("renderXlsx", () => {
     const ws = wb.getWorksheet("S") as ExcelJS.Worksheet;
     expect(ws.getCell(3, 1).value).toBe("a");
     expect(ws.getCell(4, 1).value).toBe("(no rows)");
+  });
+});
+
+describe("writeXlsxFile in streaming mode (large plans)", () => {
+  it("writes the same sheets, values, formulas and text cells, with frozen headers and an autofilter", async () => {
+    const csv =
+      "host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,cpu_busy_pct,cpu_cores,note\n" +
+      `h,1,1,measure,1,overall,100,0.1,0.2,5,4,"${HOSTILE.replace(/"/g, '""')}"\n` +
+      `h,2,1,measure,1,overall,300,0.1,0.3,9,4,"${HOSTILE.replace(/"/g, '""')}"\n`;
+    const plan = buildLabPlan([readLabText(csv, "h.csv")]);
+    expect(planCells(plan)).toBeGreaterThan(0);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-stream-"));
+    const target = path.join(dir, "s.xlsx");
+    await writeXlsxFile(plan, target, { streamAboveCells: 0 });
+    expect(fs.readdirSync(dir)).toEqual(["s.xlsx"]);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(target);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(plan.sheets.map((s) => s.name));
+    const steps = wb.getWorksheet("Steps") as ExcelJS.Worksheet;
+    const t = plan.sheets[1].tables[0];
+    const at = t.at as { row: number; col: number };
+    expect(steps.views[0]).toMatchObject({ state: "frozen", ySplit: at.row + 1 });
+    const noteCol = t.columns.findIndex((c) => c.header === "note") + 1;
+    const hostile = steps.getCell(at.row + 2, noteCol);
+    expect([hostile.type, hostile.value]).toEqual([ExcelJS.ValueType.String, HOSTILE]);
+    const model = wb.getWorksheet("Model") as ExcelJS.Worksheet;
+    const m = plan.sheets[2].tables[0];
+    const mat = m.at as { row: number; col: number };
+    const dCol = m.columns.findIndex((c) => c.header === "D CPU-ms per IO") + 1;
+    const d = model.getCell(mat.row + 2, dCol);
+    const planned = m.rows[0][dCol - 1] as { formula: string; result: number };
+    expect([d.type, d.formula]).toEqual([ExcelJS.ValueType.Formula, planned.formula]);
+    expect(d.result).toBeCloseTo(planned.result, 12);
+    expect(d.numFmt).toBe(m.columns[dCol - 1].numFmt);
+    expect(model.autoFilter).toBeTruthy();
+    fs.rmSync(dir, { recursive: true });
   });
 });
 

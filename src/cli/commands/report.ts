@@ -17,7 +17,7 @@ import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
 import { isDomainError } from "../../core/errors";
-import { renderXlsx, writeFileAtomic } from "../../report/xlsx";
+import { removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
 import { renderHtml } from "../../report/html";
 
 export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";
@@ -166,15 +166,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
 
-  // Build and render everything in memory, then write.
-  let xlsx: Buffer;
+  // Build the plan and render both outputs to temporary files beside their targets; rename them
+  // into place only when both exist, so a failure leaves the targets as they were.
+  let plan;
   let html: string | undefined;
   try {
-    const plan = buildLabPlan(results, { response: a.response });
-    xlsx = await renderXlsx(plan);
-    if (a.html !== undefined) {
-      html = renderHtml(plan);
-    }
+    plan = buildLabPlan(results, { response: a.response });
+    if (a.html !== undefined) html = renderHtml(plan);
   } catch (e) {
     if (isDomainError(e)) {
       io.err(`caplab report: ${e.message}\nNothing was written.\n`);
@@ -182,16 +180,22 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  const writes: [string, Buffer | string][] = [[a.output, xlsx]];
-  if (a.html !== undefined && html !== undefined) writes.push([a.html, html]);
-  for (const [target, bytes] of writes) {
-    try {
-      writeFileAtomic(target, bytes);
-    } catch (e) {
-      io.err(`caplab report: cannot write ${target}: ${(e as Error).message}\n`);
-      return 1;
+  const temps: [string, string][] = [];
+  try {
+    temps.push([await renderXlsxToTemp(plan, a.output), a.output]);
+    if (a.html !== undefined && html !== undefined) {
+      const tmp = tempPathFor(a.html);
+      temps.push([tmp, a.html]);
+      fs.writeFileSync(tmp, html, { flag: "wx" });
     }
-    io.out(`wrote ${target}\n`);
+    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
+  } catch (e) {
+    for (const [tmp] of temps) removeQuietly(tmp);
+    io.err(
+      `caplab report: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : a.output}: ${(e as Error).message}\n`,
+    );
+    return 1;
   }
+  for (const [, target] of temps) io.out(`wrote ${target}\n`);
   return 0;
 }
