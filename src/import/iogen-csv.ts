@@ -232,6 +232,9 @@ class IogenCsvBuilder {
   finish(endsWithNewline: boolean): void {
     if (this.pending && !this.dead) this.convert(this.pending.fields, this.pending.line, !endsWithNewline);
     this.pending = null;
+    if (this.emptyIops > 1) {
+      this.warnings.push({ file: this.file, message: `${this.emptyIops} rows without iops skipped in all` });
+    }
   }
 
   private error(line: number, message: string): void {
@@ -240,6 +243,9 @@ class IogenCsvBuilder {
       this.errors.push({ file: this.file, message: "more errors not shown" });
     }
   }
+
+  /** Rows skipped because `iops` was empty (the first is reported as a warning, the count in `finish`). */
+  private emptyIops = 0;
 
   private convert(fields: string[], line: number, mayBeTruncated: boolean): void {
     if (fields.length === 1 && fields[0].trim() === "") return; // blank line
@@ -270,7 +276,15 @@ class IogenCsvBuilder {
       values[name] = v;
     }
     if (values.iops === null) {
-      this.error(line, "column iops is empty");
+      // iogen leaves iops empty for a step interrupted during its warm-up (no measurement).
+      this.emptyIops++;
+      if (this.emptyIops === 1) {
+        this.warnings.push({
+          file: this.file,
+          line,
+          message: "row without iops skipped (a step interrupted during warm-up?)",
+        });
+      }
       return;
     }
     const text = (name: (typeof IOGEN_TEXT_COLUMNS)[number]): string => {

@@ -89,3 +89,16 @@ describe("parseIogenCsv", () => {
     expect(r.format).toBe("iogen-subinterval");
   });
 });
+
+describe("rows without iops", () => {
+  it("are skipped with a warning (iogen writes an empty iops for a step interrupted in warm-up)", () => {
+    const text = `${HEADER}\nh,1,a,1,measure,0,1,overall,10,0.1\nh,2,b,1,measure,0,0,overall,,\nh,3,c,1,measure,0,0,overall,,\n`;
+    const r = parseIogenCsv(text, "e.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.rows.map((x) => x.values.step)).toEqual([1]);
+    expect(r.warnings.map((w) => w.message)).toEqual([
+      "row without iops skipped (a step interrupted during warm-up?)",
+      "2 rows without iops skipped in all",
+    ]);
+  });
+});
