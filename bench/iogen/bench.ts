@@ -14,9 +14,10 @@
  *  1. `--iops max --queue-depth 1 --engine sync`      vs fio `ioengine=psync iodepth=1`;
  *  2. `--iops max --queue-depth 16 --engine io_uring` vs fio `ioengine=io_uring iodepth=16`
  *     (fio with `fixedbufs=1 registerfiles=1`, as iogen registers its file and buffers);
- *  3. `--iops N` (Poisson arrivals, io_uring, queue depth 16) for N = 1000, 10000 and half of
- *     scenario 2's median, vs fio `rate_iops=N rate_process=poisson` with the same engine and
- *     depth. fio's latencies count from the IO's launch, iogen's response from its scheduled time.
+ *  3. `--iops N` (io_uring, queue depth 16) for N = 1000, 10000 and half of scenario 2's median,
+ *     with `--arrivals poisson`, `poisson-fixed` and `uniform`, vs fio `rate_iops=N` with
+ *     `rate_process=poisson` (for both Poisson variants) or `linear`, same engine and depth.
+ *     fio's latencies count from the IO's launch, iogen's response from its scheduled time.
  *  CPU per IO = the tool's own process CPU time (user + system) / IOs done, in µs: iogen's
  *  `iogen_cpu_pct` (getrusage over the measured time), fio's `usr_cpu + sys_cpu` (same source).
  *
@@ -28,7 +29,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, release, tmpdir } from "node:os";
+import { cpus, loadavg, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import Papa from "papaparse";
 
@@ -61,6 +62,9 @@ interface Run {
   cpuUsPerIo: number;
 }
 
+/** iogen's arrival processes; fio's nearest `rate_process` is poisson, poisson and linear. */
+type Arrivals = "poisson" | "poisson-fixed" | "uniform";
+
 interface Scenario {
   key: string;
   label: string;
@@ -69,7 +73,7 @@ interface Scenario {
   /** Target rate for open-loop runs. */
   rate?: number;
   /** Arrival process of open-loop runs. */
-  arrivals?: "poisson" | "uniform";
+  arrivals?: Arrivals;
 }
 
 function parseOptions(argv: readonly string[]): Options {
@@ -200,10 +204,11 @@ function scenarios(maxRate: number | undefined): Scenario[] {
   const half = Math.round(maxRate / 2 / 100) * 100;
   const list: Scenario[] = [];
   for (const n of [1000, 10000, half]) {
-    for (const arrivals of ["poisson", "uniform"] as const) {
+    for (const arrivals of ["poisson", "poisson-fixed", "uniform"] as const) {
+      const fioProcess = arrivals === "uniform" ? "linear" : "poisson";
       list.push({
         key: `rate${n}-${arrivals}`,
-        label: `--iops ${n}, ${arrivals} (fio: rate_process=${arrivals === "poisson" ? "poisson" : "linear"})`,
+        label: `--iops ${n}, ${arrivals} (fio: rate_process=${fioProcess})`,
         rate: n,
         arrivals,
         iogen: ["--iops", String(n), "--arrivals", arrivals, "--queue-depth", "16", "--engine", "io_uring"],
@@ -213,7 +218,7 @@ function scenarios(maxRate: number | undefined): Scenario[] {
           "--fixedbufs=1",
           "--registerfiles=1",
           `--rate_iops=${n}`,
-          `--rate_process=${arrivals === "poisson" ? "poisson" : "linear"}`,
+          `--rate_process=${fioProcess}`,
         ],
       });
     }
@@ -228,7 +233,7 @@ function supportsDirect(file: string): boolean {
   );
 }
 
-function machine(dir: string, fioVersion: string): string {
+function machine(dir: string, fioVersion: string, loadStart: number): string {
   const fs = tryRun("df", ["--output=fstype", dir])?.split("\n").pop()?.trim() ?? "?";
   const dev = tryRun("df", ["--output=source", dir])?.split("\n").pop()?.trim() ?? "?";
   const rustc = tryRun("rustc", ["--version"]) ?? "?";
@@ -238,6 +243,7 @@ function machine(dir: string, fioVersion: string): string {
     `${fs} on ${dev}`,
     fioVersion,
     rustc,
+    `1-minute load average ${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after (other jobs share the machine)`,
   ].join("; ");
 }
 
@@ -248,6 +254,7 @@ function fmt(x: number | undefined, digits = 0): string {
 
 function main(): number {
   const o = parseOptions(process.argv.slice(2));
+  const loadStart = loadavg()[0];
   const fioVersion = tryRun("fio", ["--version"]);
   if (fioVersion === undefined) {
     console.log("bench:iogen: fio is not installed (Debian: apt-get install fio); benchmark skipped.");
@@ -319,7 +326,7 @@ function main(): number {
     const maxRate = median(results.get("qd16")!.iogen.map((r) => r.iops));
     measure(scenarios(maxRate));
 
-    const table = render([...results.values()], o, direct, machine(workDir, fioVersion));
+    const table = render([...results.values()], o, direct, machine(workDir, fioVersion, loadStart));
     console.log(table);
     if (o.write) {
       const doc = readFileSync(DOC, "utf8");
@@ -361,28 +368,24 @@ function render(
     "",
     "Closed loop (`--iops max`): throughput and CPU cost.",
     "",
-    "| scenario | iogen IOPS | fio IOPS | iogen / fio | iogen service ms (avg) | fio latency ms (avg) | iogen CPU µs/IO | fio CPU µs/IO |",
-    "|---|--:|--:|--:|--:|--:|--:|--:|",
+    "| scenario | iogen IOPS | fio IOPS | iogen / fio | iogen service ms (avg) | fio latency ms (avg) | in flight iogen / fio | iogen CPU µs/IO | fio CPU µs/IO |",
+    "|---|--:|--:|--:|--:|--:|--:|--:|--:|",
   ];
   const closed = rows.filter((r) => r.s.rate === undefined);
   const open = rows.filter((r) => r.s.rate !== undefined);
   for (const { s, iogen, fio } of closed) {
+    const iSvc = med(iogen, (r) => r.serviceMs) ?? NaN;
+    const fSvc = med(fio, (r) => r.serviceMs) ?? NaN;
+    // Little's law: IOs in flight = IOPS × mean latency (should be the queue depth for both).
+    const inFlight = `${fmt((iops(iogen) * iSvc) / 1000, 1)} / ${fmt((iops(fio) * fSvc) / 1000, 1)}`;
+    const cpu = (rs: readonly Run[]): string =>
+      fmt(
+        med(rs, (r) => r.cpuUsPerIo),
+        2,
+      );
     lines.push(
       `| ${s.label} | ${fmt(iops(iogen))} | ${fmt(iops(fio))} | ${fmt(iops(iogen) / iops(fio), 3)} | ` +
-        `${fmt(
-          med(iogen, (r) => r.serviceMs),
-          3,
-        )} | ${fmt(
-          med(fio, (r) => r.serviceMs),
-          3,
-        )} | ` +
-        `${fmt(
-          med(iogen, (r) => r.cpuUsPerIo),
-          2,
-        )} | ${fmt(
-          med(fio, (r) => r.cpuUsPerIo),
-          2,
-        )} |`,
+        `${fmt(iSvc, 3)} | ${fmt(fSvc, 3)} | ${inFlight} | ${cpu(iogen)} | ${cpu(fio)} |`,
     );
   }
   lines.push(
@@ -455,7 +458,13 @@ function render(
       "IO is invisible in it (coordinated omission), and it reports no late IOs. *CPU µs/IO* = the tool's own " +
       "user + system CPU time over the measured time / IOs done (iogen: `iogen_cpu_pct`, fio: " +
       "`usr_cpu + sys_cpu`, both from getrusage). fio's io_uring runs use `fixedbufs=1 registerfiles=1`, the " +
-      "registered buffers and file iogen's io_uring engine uses, so the comparison is like for like.",
+      "registered buffers and file iogen's io_uring engine uses, so the comparison is like for like. " +
+      "*In flight* = IOPS × mean latency (Little's law): both tools hold the queue depth, so at equal depth a " +
+      "throughput gap is a latency gap, i.e. the time from submission until the tool reaps the completion, " +
+      "which includes waiting for a CPU on a busy machine. Arrivals: `poisson` = independent exponential gaps " +
+      "(the count in a run is itself random: ±1/√(N·T)); `poisson-fixed` = Poisson points conditioned on " +
+      "exactly N per second in each subinterval (same burstiness, no drift of the offered rate); `uniform` = " +
+      "equal gaps. fio has no counterpart of `poisson-fixed`; its row runs fio's `poisson`.",
   );
   return lines.join("\n");
 }
