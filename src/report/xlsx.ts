@@ -36,10 +36,36 @@ function isError(v: CellValue): v is { error: "#N/A" | "#NUM!" | "#VALUE!" | "#D
   return typeof v === "object" && v !== null && "error" in v;
 }
 
+/** Excel's limit on the characters in a cell. */
+const MAX_CELL_TEXT = 32767;
+// Characters XML 1.0 cannot hold (a stray control character in a label would corrupt the file).
+// eslint-disable-next-line no-control-regex
+const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
+
+/** Text as a cell can hold it: XML-invalid characters → U+FFFD, cut at Excel's 32,767 characters. */
+export function cellText(text: string): string {
+  const clean = text.replace(XML_INVALID, "\uFFFD");
+  return clean.length > MAX_CELL_TEXT ? clean.slice(0, MAX_CELL_TEXT - 1) + "…" : clean;
+}
+
+/**
+ * Table column names as Excel requires them: non-empty and unique ignoring case (a label column
+ * named like a metric column would otherwise make Excel "repair" the file). Repeats get " (2)", " (3)".
+ */
+export function uniqueHeaders(headers: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return headers.map((h, j) => {
+    let name = cellText(h).trim() || `column ${j + 1}`;
+    for (let n = 2; seen.has(name.toLowerCase()); n++) name = `${cellText(h).trim() || `column ${j + 1}`} (${n})`;
+    seen.add(name.toLowerCase());
+    return name;
+  });
+}
+
 /** The ExcelJS value for a plan cell. Strings are always string values, never formulas. */
 export function excelValue(v: CellValue): ExcelJS.CellValue {
   if (v === null || v === undefined) return null;
-  if (typeof v === "string") return v; // ExcelJS writes plain strings as (shared) strings, not formulas
+  if (typeof v === "string") return cellText(v); // ExcelJS writes plain strings as (shared) strings, not formulas
   if (typeof v === "number") return Number.isFinite(v) ? v : null;
   if (typeof v === "boolean") return v;
   if (isFormula(v)) {
@@ -91,14 +117,15 @@ function renderTable(
 ): void {
   const r0 = at.row + 1; // ExcelJS rows and columns are 1-based
   const c0 = at.col + 1;
+  const headers = uniqueHeaders(table.columns.map((c) => c.header));
   table.columns.forEach((col, j) => {
-    widths[at.col + j] = Math.max(widths[at.col + j] ?? 0, col.header.length + 3); // room for the filter button
+    widths[at.col + j] = Math.max(widths[at.col + j] ?? 0, headers[j].length + 3); // room for the filter button
   });
   if (table.rows.length === 0) {
     // Excel tables need a data row; write a plain header and say there is nothing.
     table.columns.forEach((col, j) => {
       const cell = ws.getCell(r0, c0 + j);
-      cell.value = col.header;
+      cell.value = headers[j];
       cell.font = { bold: true };
     });
     ws.getCell(r0 + 1, c0).value = "(no rows)";
@@ -110,7 +137,7 @@ function renderTable(
     headerRow: true,
     totalsRow: false,
     style: { theme: "TableStyleMedium2", showRowStripes: true },
-    columns: table.columns.map((c) => ({ name: c.header, filterButton: true })),
+    columns: headers.map((name) => ({ name, filterButton: true })),
     rows: table.rows.map((row) => row.map(excelValue)),
   });
   table.columns.forEach((col, j) => {
@@ -132,7 +159,7 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
   const ws = wb.addWorksheet(sheet.name, { pageSetup: PAGE_SETUP });
   sheet.notes.forEach((note, i) => {
     const cell = ws.getCell(i + 1, 1);
-    cell.value = note;
+    cell.value = cellText(note);
     if (i === 0) cell.font = { bold: true, size: 13 };
   });
   const widths: number[] = [];
@@ -254,15 +281,16 @@ function streamSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetPlan): 
     let used = false;
     if (r < sheet.notes.length) {
       const cell = row.getCell(1);
-      cell.value = sheet.notes[r];
+      cell.value = cellText(sheet.notes[r]);
       if (r === 0) cell.font = { bold: true, size: 13 };
       used = true;
     }
     for (const { table, at } of placed) {
       if (r === at.row) {
+        const headers = uniqueHeaders(table.columns.map((c) => c.header));
         table.columns.forEach((col, j) => {
           const cell = row.getCell(at.col + 1 + j);
-          cell.value = col.header;
+          cell.value = headers[j];
           styleHeader(cell, col.description);
         });
         used = true;

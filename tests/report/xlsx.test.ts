@@ -8,7 +8,7 @@ import * as path from "path";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { WorkbookPlan } from "../../src/analysis/plan";
 import { readLabText } from "../../src/import/detect";
-import { planCells, renderXlsx, writeFileAtomic, writeXlsxFile } from "../../src/report/xlsx";
+import { cellText, planCells, renderXlsx, uniqueHeaders, writeFileAtomic, writeXlsxFile } from "../../src/report/xlsx";
 
 const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
 const HOSTILE = '=HYPERLINK("http://x","y")';
@@ -140,6 +140,27 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
     expect(d.numFmt).toBe(m.columns[dCol - 1].numFmt);
     expect(model.autoFilter).toBeTruthy();
     fs.rmSync(dir, { recursive: true });
+  });
+});
+
+describe("awkward labels", () => {
+  it("keep the file valid: a label named like a column, control characters, a huge text", async () => {
+    const huge = "x".repeat(40000);
+    const csv = `host,step,subinterval,phase,seconds,category,iops,IOPS,bell,big\nh,1,1,measure,1,overall,100,lab,"a\u0007b","${huge}"\n`;
+    const plan = buildLabPlan([readLabText(csv, "odd.csv")]);
+    const wb = await load(await renderXlsx(plan));
+    const steps = wb.getWorksheet("Steps") as ExcelJS.Worksheet;
+    const texts: string[] = [];
+    steps.eachRow((row) => row.eachCell((c) => void (typeof c.value === "string" && texts.push(c.value))));
+    expect(texts).toContain("IOPS (2)");
+    expect(texts).toContain("a\uFFFDb");
+    expect(texts.find((t) => t.startsWith("xxx"))?.length).toBe(32767);
+  });
+
+  it("cellText and uniqueHeaders", () => {
+    expect(cellText("=1+1")).toBe("=1+1");
+    expect(cellText("\tx\r")).toBe("\tx\r");
+    expect(uniqueHeaders(["a", "A", "", "a"])).toEqual(["a", "A (2)", "column 3", "a (3)"]);
   });
 });
 
