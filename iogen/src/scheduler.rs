@@ -474,9 +474,10 @@ mod tests {
         assert_eq!(phases, vec![(Phase::Warmup, 1), (Phase::Measure, 1), (Phase::Measure, 2), (Phase::Measure, 3)]);
         assert!(rows.iter().all(|r| (r.2 - 0.1).abs() < 1e-9));
         // Uniform arrivals at 2000/s with a null engine: every arrival completes on time.
-        // (a loaded machine may launch the last arrivals after the end: not counted, never re-timed)
+        // IOs count where they complete: on a loaded machine a few warm-up arrivals complete in
+        // the measurement, and the last ones may be launched after its end (not counted).
         let ios = out.measure.overall.ios;
-        assert!((550..=601).contains(&ios), "{ios}");
+        assert!((540..=660).contains(&ios), "{ios}");
         assert!((out.measure_seconds - 0.3).abs() < 1e-9);
         assert!(!out.interrupted);
     }
