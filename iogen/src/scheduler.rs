@@ -124,6 +124,14 @@ struct History {
 }
 
 impl History {
+    /// An IO scheduled at `scheduled` starts in this slot at `launched`.
+    fn start(&mut self, scheduled: Instant, launched: Instant) {
+        if self.done.is_none_or(|d| scheduled >= d) {
+            self.run_start = launched;
+        }
+        self.done = None;
+    }
+
     fn busy_at(&self, t: Instant) -> bool {
         self.run_start <= t && self.done.is_none_or(|d| t < d)
     }
@@ -378,11 +386,7 @@ fn launch(
     // `None` (--iops max): the IO is scheduled the moment it is launched.
     let scheduled = scheduled.unwrap_or(launched);
     slots[slot] = Some(Slot { kind, len: bs, scheduled, launched, late });
-    let h = &mut history[slot];
-    if h.done.is_none_or(|d| scheduled >= d) {
-        h.run_start = launched;
-    }
-    h.done = None;
+    history[slot].start(scheduled, launched);
     engine
         .submit(Submission { slot, kind, offset, len: bs })
         .with_context(|| format!("submitting an IO at byte {offset}"))
@@ -489,6 +493,29 @@ mod tests {
         assert!(m.ios > 1000);
         assert_eq!(m.service_sum_ns, m.response_sum_ns);
         assert_eq!(m.late_ios, 0);
+    }
+
+    #[test]
+    fn late_means_every_slot_was_busy_at_the_scheduled_time() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        // One slot, overloaded: IO 1 scheduled and launched at 1, done at 3; arrival 2 (at 2)
+        // waited for it, so the busy run goes on from 1 and arrival 3 (at 3.5) finds it busy.
+        let mut h = History { run_start: t0, done: Some(t0) };
+        h.start(ms(1), ms(1));
+        h.done = Some(ms(3));
+        assert!(h.busy_at(ms(2)));
+        h.start(ms(2), ms(3));
+        h.done = Some(ms(5));
+        assert!(all_busy_at(&[h], ms(4)));
+        // iogen stalled from 5 to 10: the slot idled; the catch-up launch at 10 starts a new run,
+        // so arrivals scheduled during the stall are not late.
+        h.start(ms(6), ms(10));
+        assert!(!h.busy_at(ms(7)));
+        assert!(h.busy_at(ms(11)));
+        // Two slots: late only when both are busy.
+        let idle = History { run_start: t0, done: Some(ms(1)) };
+        assert!(!all_busy_at(&[h, idle], ms(11)));
     }
 
     /// An engine that takes `service` per IO on one worker, to make slots run out.
