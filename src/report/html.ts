@@ -423,7 +423,7 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .table-wrap td.err { color: #cf222e; text-align: center; }
 footer { margin: 32px auto 24px; color: var(--muted); font-size: 12px; border-top: 1px solid var(--line); padding-top: 8px; }
 @media print {
-  @page { margin: 14mm; }
+  @page { size: A4 landscape; margin: 10mm; }
   body { font-size: 10pt; }
   header, main, footer { max-width: none; padding: 0; }
   .toc { display: none; }
@@ -432,7 +432,9 @@ footer { margin: 32px auto 24px; color: var(--muted); font-size: 12px; border-to
   .sheet:first-child { break-before: auto; }
   figure.chart { flex-basis: 100%; }
   .table-wrap { overflow: visible; }
-  .table-wrap table { font-size: 8pt; }
+  .table-wrap table { font-size: 7pt; }
+  .table-wrap th { white-space: normal; }
+  .table-wrap th, .table-wrap td { padding: 1px 4px; }
   .table-wrap thead { display: table-header-group; }
   .table-wrap tr { break-inside: avoid; }
   .table-wrap tbody tr:nth-child(even) td { background: none; }
