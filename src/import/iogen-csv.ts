@@ -157,6 +157,13 @@ function emptyValues(): Record<IogenNumericColumn, number | null> {
 
 /** Parses one numeric cell; `undefined` means "not a number". */
 function parseNumber(text: string, decimalComma: boolean): number | null | undefined {
+  // Fast path for what iogen writes (plain decimals): Number() alone, guarded against what Number
+  // accepts but a CSV number is not (hex/binary/octal prefixes, Infinity, blanks).
+  const c0 = text.charCodeAt(0);
+  if ((c0 >= 48 && c0 <= 57) || c0 === 45) {
+    const n = Number(text);
+    if (Number.isFinite(n) && !(text.length > 1 && c0 === 48 && (text.charCodeAt(1) | 32) >= 97)) return n;
+  }
   const t = text.trim();
   if (t === "") return null;
   if (DOT_NUMBER.test(t)) return Number(t);
