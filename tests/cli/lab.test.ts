@@ -3,11 +3,11 @@
  * given and writes the synthetic 2×2 fixture CSVs (tests/analysis/fixtures/doe2x2) where iogen
  * would, or fails the way iogen does. The real iogen run is `npm run lab` itself (see the report).
  */
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
 import { tmpdir } from "os";
 import { join } from "path";
 import ExcelJS from "exceljs";
-import { formatTextTable, labPlanCsv, run } from "../../src/cli/commands/lab";
+import { buildIogen, formatTextTable, labPlanCsv, run } from "../../src/cli/commands/lab";
 import type { CliIo } from "../../src/cli/io";
 
 const FIXTURES = join(__dirname, "../analysis/fixtures/doe2x2");
@@ -119,6 +119,37 @@ describe("caplab lab", () => {
     const io = capture();
     expect(await run(["--iogen", join(work, "nope"), "--out", work], io)).toBe(1);
     expect(io.stderr).toContain("no such file");
+  });
+});
+
+describe("buildIogen", () => {
+  test("without cargo and without a built iogen: says to install Rust", async () => {
+    const io = capture();
+    await expect(buildIogen(work, null, io)).rejects.toThrow(
+      /cargo \(the Rust toolchain\) was not found.*\n.*Install Rust/,
+    );
+  });
+
+  test("without cargo, an iogen already built is used", async () => {
+    const binary = join(work, "iogen", "target", "release", "iogen");
+    mkdirSync(join(binary, ".."), { recursive: true });
+    writeFileSync(binary, "");
+    const io = capture();
+    expect(await buildIogen(work, null, io)).toBe(binary);
+    expect(io.stderr).toContain("cargo not found; using the iogen already built");
+  });
+
+  test("a failing build shows cargo's stderr; a build's Compiling lines are progress", async () => {
+    const failing = fakeIogen(
+      work,
+      `process.stderr.write("   Compiling iogen v0.1.0\\nerror[E0425]: cannot find value\\n"); process.exit(101);`,
+    );
+    const io = capture();
+    await expect(buildIogen(work, failing, io)).rejects.toThrow(
+      /building iogen failed \(cargo exit 101\):\n.*Compiling iogen.*\nerror\[E0425\]/s,
+    );
+    expect(io.stderr).toContain("building iogen (cargo build --release");
+    expect(io.stderr).toContain("  error[E0425]: cannot find value");
   });
 });
 

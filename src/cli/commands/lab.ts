@@ -177,15 +177,28 @@ function runProgram(
   });
 }
 
-/** The iogen binary to use, building it first when cargo is available. */
+/** The iogen binary to use (`--iogen`), else {@link buildIogen} in this checkout with cargo from PATH. */
 async function ensureIogen(a: Args, io: CliIo): Promise<string> {
   if (a.iogen) {
     if (!fs.existsSync(a.iogen)) throw new LabError(`--iogen ${a.iogen}: no such file`);
     return path.resolve(a.iogen);
   }
-  const root = projectRoot();
+  return buildIogen(projectRoot(), findCargo(), io);
+}
+
+/**
+ * Builds iogen in `root` with `cargo build --release` (a no-op when it is up to date; cargo's
+ * "Compiling" lines are shown as progress) and returns the binary's path. Without cargo, an
+ * existing binary is used as it is.
+ *
+ * @param root - the checkout (holds iogen/Cargo.toml)
+ * @param cargo - the cargo program, or null when there is none
+ * @param io - where progress goes (stderr)
+ * @returns the path of iogen/target/release/iogen
+ * @throws Error when there is neither cargo nor a binary, or the build fails (its message says which)
+ */
+export async function buildIogen(root: string, cargo: string | null, io: CliIo): Promise<string> {
   const binary = path.join(root, "iogen", "target", "release", process.platform === "win32" ? "iogen.exe" : "iogen");
-  const cargo = findCargo();
   if (!cargo) {
     if (fs.existsSync(binary)) {
       io.err(`caplab lab: cargo not found; using the iogen already built at ${binary}\n`);
