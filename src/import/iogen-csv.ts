@@ -12,9 +12,13 @@
  * iogen was writing) is skipped and reported as a warning; any other malformed line is an error.
  * Missing required columns are one error naming every missing column.
  *
+ * Rows are stored column by column ({@link IogenTable}: numbers in `Float64Array`s, texts as
+ * codes), not as one object per row; `rows` makes objects on request.
+ *
  * Cost: one pass, O(rows); the text is never split into an array of lines.
  */
 import Papa from "papaparse";
+import { IogenTable } from "./iogen-table";
 import { ImportProblem, ImportResult } from "./types";
 
 /** The per-subinterval / per-step measurements, named exactly like the CSV columns. */
@@ -84,6 +88,13 @@ export interface IogenRow {
 export type IogenCsvKind = "subinterval" | "summary";
 
 export interface IogenCsvResult extends ImportResult<IogenRow> {
+  /**
+   * The rows as objects, made from {@link table} on every access (O(rows) objects): for small
+   * files, tests and JSON snapshots. Code that may see large files reads `table` instead.
+   */
+  readonly rows: IogenRow[];
+  /** The rows column by column (not enumerable: JSON and deep equality see `rows`). */
+  readonly table: IogenTable;
   kind: IogenCsvKind;
   /** Header names in file order (BOM removed, trimmed). */
   header: string[];
@@ -112,47 +123,42 @@ export function iogenKindOf(header: string[]): IogenCsvKind {
 const DOT_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 const COMMA_NUMBER = /^[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?$/;
 
+/** Exact powers of ten 10^0 … 10^22 (every one is a double without rounding). */
+const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+
 /**
- * A row's numeric values, all null, as an object literal with every column: V8 gives it a fixed
- * shape with in-object fields. (Adding 33 properties one by one with computed keys turns the
- * object into a hash-table dictionary: about three times the memory and much slower stores.)
+ * Fast path for a plain decimal cell (`123`, `-0.125`, and `1,5` when `comma` is set), read from
+ * its character codes without creating a new string (no `replace(",", ".")`). Handles at most 15
+ * digits and no exponent; anything else returns NaN and goes through {@link parseNumber}.
+ *
+ * Exact: with m < 10^15 < 2^53 and k ≤ 15 both m and 10^k are doubles without rounding, and IEEE
+ * division rounds m / 10^k correctly, so the result is the double `Number()` gives for the text.
  */
-function emptyValues(): Record<IogenNumericColumn, number | null> {
-  return {
-    step: null,
-    subinterval: null,
-    start_s: null,
-    seconds: null,
-    target_iops: null,
-    iops: null,
-    mb_s: null,
-    block_size: null,
-    read_pct: null,
-    random_pct: null,
-    queue_depth: null,
-    service_ms_avg: null,
-    service_ms_p50: null,
-    service_ms_p90: null,
-    service_ms_p99: null,
-    service_ms_p999: null,
-    service_ms_max: null,
-    response_ms_avg: null,
-    response_ms_p50: null,
-    response_ms_p90: null,
-    response_ms_p99: null,
-    response_ms_p999: null,
-    response_ms_max: null,
-    avg_in_flight: null,
-    late_ios: null,
-    errors: null,
-    cpu_busy_pct: null,
-    cpu_sys_pct: null,
-    cpu_iowait_pct: null,
-    cpu_cores: null,
-    iogen_cpu_pct: null,
-    measure_seconds: null,
-    achieved_pm: null,
-  };
+function fastNumber(text: string, comma: boolean): number {
+  const n = text.length;
+  if (n === 0 || n > 17) return NaN;
+  let i = 0;
+  let neg = false;
+  if (text.charCodeAt(0) === 45) {
+    neg = true;
+    i = 1;
+  }
+  let m = 0;
+  let digits = 0;
+  let frac = -1;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    const d = c - 48;
+    if (d >= 0 && d <= 9) {
+      m = m * 10 + d;
+      digits++;
+      if (frac >= 0) frac++;
+    } else if (frac < 0 && (c === 46 || (comma && c === 44))) frac = 0;
+    else return NaN;
+  }
+  if (digits === 0 || digits > 15) return NaN;
+  const v = frac > 0 ? m / POW10[frac] : m;
+  return neg ? -v : v;
 }
 
 /** Parses one numeric cell; `undefined` means "not a number". */
@@ -174,24 +180,37 @@ function parseNumber(text: string, decimalComma: boolean): number | null | undef
 }
 
 /**
- * Incremental row consumer: feed it the header then each record; it validates and converts.
- * Shared by the text and the stream entry points.
+ * Incremental row consumer: feed it the header then each record; it validates the record and
+ * appends its values to the column store ({@link IogenTable}). Shared by the text and the stream
+ * entry points.
  */
 class IogenCsvBuilder {
-  readonly rows: IogenRow[] = [];
   readonly warnings: ImportProblem[] = [];
   readonly errors: ImportProblem[] = [];
   header: string[] = [];
   labelColumns: string[] = [];
   kind: IogenCsvKind = "subinterval";
   delimiter = ",";
-  private numericIndex: [IogenNumericColumn, number][] = [];
-  private textIndex: Partial<Record<(typeof IOGEN_TEXT_COLUMNS)[number], number>> = {};
-  private labelIndex: [string, number][] = [];
-  private pending: { fields: string[]; line: number } | null = null;
+  table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(), []);
+  /** Field index of each stored numeric column, in the table's column order. */
+  private numericFields: number[] = [];
+  private numericNames: IogenNumericColumn[] = [];
+  /** Position of `iops` among the stored numeric columns. */
+  private iopsAt = -1;
+  /** One row's numbers, parsed before any is stored (a bad cell must not leave a partial row). */
+  private scratch = new Float64Array(0);
+  private textFields: Record<(typeof IOGEN_TEXT_COLUMNS)[number], number> = {
+    host: -1,
+    step_name: -1,
+    phase: -1,
+    category: -1,
+    seen_enough: -1,
+  };
+  private labelFields: number[] = [];
+  private pendingFields: string[] | null = null;
+  private pendingLine = 0;
   private dead = false;
   private readonly maxErrors = 20;
-  private readonly texts = new Map<string, string>();
 
   constructor(readonly file: string) {}
 
@@ -212,36 +231,51 @@ class IogenCsvBuilder {
       return false;
     }
     const seen = new Set<string>();
+    const numericAt = new Map<IogenNumericColumn, number>();
+    const labelNames: string[] = [];
     this.header.forEach((name, i) => {
       if (seen.has(name)) {
         this.warnings.push({ file: this.file, line: 1, message: `duplicate column '${name}': the first one is used` });
         return;
       }
       seen.add(name);
-      if (NUMERIC_SET.has(name)) this.numericIndex.push([name as IogenNumericColumn, i]);
-      else if (TEXT_SET.has(name)) this.textIndex[name as (typeof IOGEN_TEXT_COLUMNS)[number]] = i;
+      if (NUMERIC_SET.has(name)) numericAt.set(name as IogenNumericColumn, i);
+      else if (TEXT_SET.has(name)) this.textFields[name as (typeof IOGEN_TEXT_COLUMNS)[number]] = i;
       else if (name !== "") {
-        this.labelIndex.push([name, i]);
-        this.labelColumns.push(name);
+        this.labelFields.push(i);
+        labelNames.push(name);
       }
     });
+    this.labelColumns = labelNames;
+    this.table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(numericAt.keys()), labelNames);
+    // Stored columns follow IOGEN_NUMERIC_COLUMNS order (the table's order), whatever the file's order.
+    for (const name of IOGEN_NUMERIC_COLUMNS) {
+      const i = numericAt.get(name);
+      if (i === undefined) continue;
+      if (name === "iops") this.iopsAt = this.numericFields.length;
+      this.numericFields.push(i);
+      this.numericNames.push(name);
+    }
+    this.scratch = new Float64Array(this.numericFields.length);
     return true;
   }
 
   /** Takes one record (not the header). The previous record is converted now, so the last can be judged at `finish`. */
   add(fields: string[], line: number): void {
     if (this.dead) return;
-    if (this.pending) this.convert(this.pending.fields, this.pending.line, false);
-    this.pending = { fields, line };
+    if (this.pendingFields) this.convert(this.pendingFields, this.pendingLine, false);
+    this.pendingFields = fields;
+    this.pendingLine = line;
   }
 
   /** Ends the input; `endsWithNewline` tells whether the text's last character was a line break. */
   finish(endsWithNewline: boolean): void {
-    if (this.pending && !this.dead) this.convert(this.pending.fields, this.pending.line, !endsWithNewline);
-    this.pending = null;
+    if (this.pendingFields && !this.dead) this.convert(this.pendingFields, this.pendingLine, !endsWithNewline);
+    this.pendingFields = null;
     if (this.emptyIops > 1) {
       this.warnings.push({ file: this.file, message: `${this.emptyIops} rows without iops skipped in all` });
     }
+    this.table.trim();
   }
 
   private error(line: number, message: string): void {
@@ -269,20 +303,27 @@ class IogenCsvBuilder {
       return;
     }
     const decimalComma = this.delimiter !== ",";
-    const values = emptyValues();
-    for (const [name, i] of this.numericIndex) {
-      const v = parseNumber(fields[i], decimalComma);
-      if (v === undefined) {
-        if (mayBeTruncated) {
-          this.warnings.push({ file: this.file, line, message: `1 truncated last line skipped (bad ${name})` });
+    const scratch = this.scratch;
+    const at = this.numericFields;
+    for (let k = 0; k < at.length; k++) {
+      const cell = fields[at[k]];
+      let v = fastNumber(cell, decimalComma);
+      if (v !== v) {
+        const slow = parseNumber(cell, decimalComma);
+        if (slow === undefined) {
+          const name = this.numericNames[k];
+          if (mayBeTruncated) {
+            this.warnings.push({ file: this.file, line, message: `1 truncated last line skipped (bad ${name})` });
+            return;
+          }
+          this.error(line, `column ${name}: '${cell}' is not a number`);
           return;
         }
-        this.error(line, `column ${name}: '${fields[i]}' is not a number`);
-        return;
+        v = slow === null ? NaN : slow;
       }
-      values[name] = v;
+      scratch[k] = v;
     }
-    if (values.iops === null) {
+    if (this.iopsAt < 0 || scratch[this.iopsAt] !== scratch[this.iopsAt]) {
       // iogen leaves iops empty for a step interrupted during its warm-up (no measurement).
       this.emptyIops++;
       if (this.emptyIops === 1) {
@@ -294,47 +335,36 @@ class IogenCsvBuilder {
       }
       return;
     }
-    const text = (name: (typeof IOGEN_TEXT_COLUMNS)[number]): string => {
-      const i = this.textIndex[name];
-      return i === undefined ? "" : this.intern(fields[i].trim());
-    };
-    const labels: Record<string, string> = {};
-    for (const [name, i] of this.labelIndex) labels[name] = this.intern(fields[i]);
-    this.rows.push({
-      line,
-      host: text("host"),
-      step_name: text("step_name"),
-      phase: this.kind === "summary" ? text("phase") || "measure" : text("phase"),
-      category: text("category") || "overall",
-      seen_enough: text("seen_enough"),
-      values,
-      labels,
-    });
-  }
-
-  /**
-   * One copy of each repeated text (host, phase, category, labels repeat on every row): a row
-   * then holds a pointer, not its own string. Bounded, so unique texts cannot grow it forever.
-   */
-  private intern(s: string): string {
-    const known = this.texts.get(s);
-    if (known !== undefined) return known;
-    if (this.texts.size < 4096) this.texts.set(s, s);
-    return s;
+    const t = this.table;
+    t.line.push(line);
+    for (let k = 0; k < at.length; k++) t.numeric[k].push(scratch[k]);
+    const f = this.textFields;
+    const text = (i: number): string => (i < 0 ? "" : fields[i].trim());
+    t.text.host.push(text(f.host));
+    t.text.step_name.push(text(f.step_name));
+    const phase = text(f.phase);
+    t.text.phase.push(this.kind === "summary" ? phase || "measure" : phase);
+    t.text.category.push(text(f.category) || "overall");
+    t.text.seen_enough.push(text(f.seen_enough));
+    const labels = t.labels;
+    for (let j = 0; j < labels.length; j++) labels[j].column.push(fields[this.labelFields[j]]);
   }
 
   result(): IogenCsvResult {
-    return {
+    const table = this.table;
+    const r = {
       file: this.file,
       format: this.kind === "subinterval" ? "iogen-subinterval" : "iogen-summary",
       kind: this.kind,
       header: this.header,
       labelColumns: this.labelColumns,
       delimiter: this.delimiter,
-      rows: this.rows,
-      warnings: this.warnings,
-      errors: this.errors,
-    };
+    } as Omit<IogenCsvResult, "rows" | "table" | "warnings" | "errors">;
+    // `rows` is made on request from the columns; `table` is not enumerable, so JSON snapshots
+    // (the golden cases) and deep equality see exactly the rows.
+    Object.defineProperty(r, "rows", { enumerable: true, get: () => table.rows() });
+    Object.defineProperty(r, "table", { enumerable: false, value: table });
+    return Object.assign(r, { warnings: this.warnings, errors: this.errors }) as IogenCsvResult;
   }
 }
 
