@@ -162,7 +162,7 @@ async function child(files: string[]): Promise<void> {
   for (const file of files) {
     const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file);
     if (r.errors.length > 0) throw new Error(r.errors.map(formatProblem).join("\n"));
-    rows += r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.rows.length;
+    rows += r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.table.length;
     results.push(r);
   }
   const t1 = process.hrtime.bigint();

@@ -15,6 +15,8 @@
 import { seenEnough } from "../core/seen-enough";
 import { LabFileResult } from "../import/detect";
 import { IogenNumericColumn, IogenRow } from "../import/iogen-csv";
+import { IogenTable, NumberColumn, TextColumn, Uint32Column } from "../import/iogen-table";
+import { ColumnData } from "./plan";
 import { FioStep } from "../import/fio-json";
 
 /** Metrics a step carries (a subset of iogen's numeric columns plus `tool_cpu_pct`). */
@@ -92,20 +94,40 @@ export interface LabStep {
   window: MeasureWindow | null;
 }
 
-export interface LabSubinterval {
+/**
+ * The subinterval rows of one host × step × category, from one file: row indices into that
+ * file's column store (no row objects).
+ */
+export interface SubintervalGroup {
   source: string;
+  table: IogenTable;
+  /** Table row indices, ascending. */
+  rows: Uint32Array;
   host: string;
   step: string;
   stepName: string;
-  subinterval: number;
-  phase: string;
   category: string;
-  values: Record<IogenNumericColumn, number | null>;
+}
+
+/**
+ * The subinterval rows of one file that the analysis uses (the first file wins when several give
+ * the same host × step × category), as indices into the file's column store.
+ */
+export interface SubintervalSegment {
+  source: string;
+  table: IogenTable;
+  /** Table row indices used, ascending; `null` when every row is used. */
+  rows: Uint32Array | null;
+  /** Rows used. */
+  length: number;
 }
 
 export interface LabData {
   steps: LabStep[];
-  subintervals: LabSubinterval[];
+  /** Subinterval rows, file by file, in file order (then row order). */
+  subintervals: SubintervalSegment[];
+  /** The same rows grouped by host × step × category, groups in first-seen order. */
+  subintervalGroups: SubintervalGroup[];
   /** Label columns in first-seen order. */
   labelColumns: string[];
   warnings: string[];
@@ -123,26 +145,34 @@ function stepId(v: number | null): string {
   return v === null ? "" : String(v);
 }
 
-/** Weighted mean of `pick` over rows with weight `w`, skipping nulls; null when nothing is left. */
-function weighted(rows: IogenRow[], pick: (r: IogenRow) => number | null, w: (r: IogenRow) => number): number | null {
+/** A column of a group's table, or null when the file lacks it. */
+type Col = NumberColumn | null;
+
+const valueAt = (c: Col, i: number): number | null => (c === null ? null : c.value(i));
+
+/** Weighted mean of column `c` over rows `idx` with weight `w(i)`, skipping empty cells; null when nothing is left. */
+function weighted(idx: ArrayLike<number>, c: Col, w: (i: number) => number): number | null {
+  if (c === null) return null;
   let s = 0;
   let ws = 0;
-  for (const r of rows) {
-    const v = pick(r);
-    const wt = w(r);
-    if (v === null || !(wt > 0)) continue;
+  for (let k = 0; k < idx.length; k++) {
+    const i = idx[k];
+    const v = c.get(i);
+    const wt = w(i);
+    if (v !== v || !(wt > 0)) continue;
     s += v * wt;
     ws += wt;
   }
   return ws > 0 ? s / ws : null;
 }
 
-function sumOrNull(rows: IogenRow[], pick: (r: IogenRow) => number | null): number | null {
+function sumOrNull(idx: ArrayLike<number>, c: Col): number | null {
+  if (c === null) return null;
   let s = 0;
   let any = false;
-  for (const r of rows) {
-    const v = pick(r);
-    if (v !== null) {
+  for (let k = 0; k < idx.length; k++) {
+    const v = c.get(idx[k]);
+    if (v === v) {
       s += v;
       any = true;
     }
@@ -150,20 +180,48 @@ function sumOrNull(rows: IogenRow[], pick: (r: IogenRow) => number | null): numb
   return any ? s : null;
 }
 
-function firstValue(rows: IogenRow[], pick: (r: IogenRow) => number | null): number | null {
-  for (const r of rows) {
-    const v = pick(r);
-    if (v !== null) return v;
+function maxOrNull(idx: ArrayLike<number>, c: Col): number | null {
+  if (c === null) return null;
+  let m: number | null = null;
+  for (let k = 0; k < idx.length; k++) {
+    const v = c.get(idx[k]);
+    if (v === v) m = m === null ? v : Math.max(m, v);
+  }
+  return m;
+}
+
+function firstValue(idx: ArrayLike<number>, c: Col): number | null {
+  if (c === null) return null;
+  for (let k = 0; k < idx.length; k++) {
+    const v = c.get(idx[k]);
+    if (v === v) return v;
   }
   return null;
 }
 
+/** The group's rows in the measure phase. */
+function measureRows(g: SubintervalGroup): Uint32Array {
+  const phase = g.table.text.phase;
+  const measure = phase.texts.indexOf("measure");
+  if (measure < 0) return new Uint32Array(0);
+  let n = 0;
+  for (let k = 0; k < g.rows.length; k++) if (phase.code(g.rows[k]) === measure) n++;
+  if (n === g.rows.length) return g.rows;
+  const out = new Uint32Array(n);
+  n = 0;
+  for (let k = 0; k < g.rows.length; k++) if (phase.code(g.rows[k]) === measure) out[n++] = g.rows[k];
+  return out;
+}
+
 /** The measure window of one host × step × category group of subinterval rows. */
-function windowOf(rows: IogenRow[]): MeasureWindow | null {
-  const measure = rows.filter((r) => r.phase === "measure");
+function windowOf(g: SubintervalGroup): MeasureWindow | null {
+  const measure = measureRows(g);
   if (measure.length === 0) return null;
-  const sub = (r: IogenRow): number => r.values.subinterval ?? 0;
-  const iops = measure.map((r) => r.values.iops as number);
+  const t = g.table;
+  const subCol = t.column("subinterval");
+  const sub = (i: number): number => valueAt(subCol, i) ?? 0;
+  const iopsCol = t.column("iops") as NumberColumn; // required column; rows without iops were skipped
+  const iops = Array.from(measure, (i) => iopsCol.get(i));
   let se: MeasureWindow["seenEnough"] = null;
   try {
     if (iops.length >= 5) {
@@ -178,67 +236,67 @@ function windowOf(rows: IogenRow[]): MeasureWindow | null {
   } catch {
     se = null; // e.g. all-zero IOPS: no relative accuracy exists
   }
+  const secCol = t.column("seconds");
+  let seconds = 0;
+  for (let k = 0; k < measure.length; k++) seconds += valueAt(secCol, measure[k]) ?? 0;
   return {
     first: sub(measure[0]),
     last: sub(measure[measure.length - 1]),
     subintervals: measure.length,
-    seconds: measure.reduce((s, r) => s + (r.values.seconds ?? 0), 0),
-    warmupSubintervals: rows.length - measure.length,
+    seconds,
+    warmupSubintervals: g.rows.length - measure.length,
     seenEnough: se,
   };
 }
 
 /** A step aggregated from its measure-phase subintervals. */
-function stepFromSubintervals(rows: IogenRow[], source: string): LabStep {
-  const measure = rows.filter((r) => r.phase === "measure");
-  const use = measure.length > 0 ? measure : rows;
-  const secs = (r: IogenRow): number => r.values.seconds ?? 0;
-  const ios = (r: IogenRow): number => (r.values.iops ?? 0) * secs(r);
+function stepFromSubintervals(g: SubintervalGroup): LabStep {
+  const t = g.table;
+  const measure = measureRows(g);
+  const use = measure.length > 0 ? measure : g.rows;
+  const secCol = t.column("seconds");
+  const iopsCol = t.column("iops");
+  const secs = (i: number): number => valueAt(secCol, i) ?? 0;
+  const ios = (i: number): number => (valueAt(iopsCol, i) ?? 0) * secs(i);
   const v = emptyMetrics();
-  const first = rows[0];
+  const first = g.rows[0];
   for (const c of ["target_iops", "block_size", "read_pct", "random_pct", "queue_depth", "cpu_cores"] as const) {
-    v[c] = firstValue(use, (r) => r.values[c]);
+    v[c] = firstValue(use, t.column(c));
   }
-  const totalSeconds = use.reduce((s, r) => s + secs(r), 0);
-  v.iops =
-    totalSeconds > 0
-      ? use.reduce((s, r) => s + ios(r), 0) / totalSeconds
-      : weighted(
-          use,
-          (r) => r.values.iops,
-          () => 1,
-        );
+  let totalSeconds = 0;
+  let totalIos = 0;
+  for (let k = 0; k < use.length; k++) {
+    totalSeconds += secs(use[k]);
+    totalIos += ios(use[k]);
+  }
+  v.iops = totalSeconds > 0 ? totalIos / totalSeconds : weighted(use, iopsCol, () => 1);
   for (const c of ["mb_s", "avg_in_flight", "cpu_busy_pct", "cpu_sys_pct", "cpu_iowait_pct"] as const) {
-    v[c] = weighted(use, (r) => r.values[c], secs);
+    v[c] = weighted(use, t.column(c), secs);
   }
-  v.tool_cpu_pct = weighted(use, (r) => r.values.iogen_cpu_pct, secs);
-  v.service_ms_avg = weighted(use, (r) => r.values.service_ms_avg, ios);
-  v.response_ms_avg = weighted(use, (r) => r.values.response_ms_avg, ios);
-  v.service_ms_max = use.reduce<number | null>((m, r) => maxOrNull(m, r.values.service_ms_max), null);
-  v.response_ms_max = use.reduce<number | null>((m, r) => maxOrNull(m, r.values.response_ms_max), null);
-  v.late_ios = sumOrNull(use, (r) => r.values.late_ios);
-  v.errors = sumOrNull(use, (r) => r.values.errors);
+  v.tool_cpu_pct = weighted(use, t.column("iogen_cpu_pct"), secs);
+  v.service_ms_avg = weighted(use, t.column("service_ms_avg"), ios);
+  v.response_ms_avg = weighted(use, t.column("response_ms_avg"), ios);
+  v.service_ms_max = maxOrNull(use, t.column("service_ms_max"));
+  v.response_ms_max = maxOrNull(use, t.column("response_ms_max"));
+  v.late_ios = sumOrNull(use, t.column("late_ios"));
+  v.errors = sumOrNull(use, t.column("errors"));
   v.measure_seconds = totalSeconds;
+  const labels: Record<string, string> = {};
+  for (const l of t.labels) labels[l.name] = l.column.get(first);
   return {
-    source,
+    source: g.source,
     tool: "iogen",
-    host: first.host,
-    step: stepId(first.values.step),
-    order: first.values.step ?? 0,
-    stepName: first.step_name,
-    category: first.category,
+    host: g.host,
+    step: g.step,
+    order: t.value("step", first) ?? 0,
+    stepName: g.stepName,
+    category: g.category,
     basis: "subintervals",
     values: v,
     seenEnoughFlag: "",
-    labels: { ...first.labels },
-    window: windowOf(rows),
+    labels,
+    window: windowOf(g),
   };
-}
-
-function maxOrNull(a: number | null, b: number | null): number | null {
-  if (a === null) return b;
-  if (b === null) return a;
-  return Math.max(a, b);
 }
 
 function stepFromSummary(r: IogenRow, source: string, window: MeasureWindow | null): LabStep {
@@ -319,47 +377,83 @@ function stepFromFio(s: FioStep, duplicateName: boolean): LabStep {
 export function collectLabData(inputs: readonly LabFileResult[]): LabData {
   const warnings: string[] = [];
   const steps: LabStep[] = [];
-  const subintervals: LabSubinterval[] = [];
+  const subintervals: SubintervalSegment[] = [];
   const labelColumns: string[] = [];
   const addLabels = (names: Iterable<string>): void => {
     for (const n of names) if (!labelColumns.includes(n)) labelColumns.push(n);
   };
 
   // Subinterval groups, by host × step × category (first file wins when several give the same key).
-  const groups = new Map<string, { source: string; rows: IogenRow[] }>();
+  // Rows are looked up by their numeric step and their host and category codes, so the text key
+  // is built once per group of a file, not once per row.
+  const groups = new Map<string, { group: SubintervalGroup; rows: Uint32Column }>();
   for (const input of inputs) {
     if (input.format !== "iogen-subinterval") continue;
     addLabels(input.iogen.labelColumns);
-    for (const r of input.iogen.rows) {
-      const k = key(r.host, stepId(r.values.step), r.category);
-      let g = groups.get(k);
-      if (!g) {
-        g = { source: input.file, rows: [] };
-        groups.set(k, g);
+    const table = input.iogen.table;
+    const stepCol = table.column("step");
+    const host = table.text.host;
+    const category = table.text.category;
+    const local = new Map<number, Map<number, Uint32Column | null>>();
+    const kept = new Uint32Column();
+    for (let i = 0; i < table.length; i++) {
+      const step = stepCol === null ? NaN : stepCol.get(i);
+      let byText = local.get(step);
+      if (byText === undefined) {
+        byText = new Map();
+        local.set(step, byText);
       }
-      if (g.source !== input.file) continue;
-      g.rows.push(r);
-      subintervals.push({
-        source: input.file,
-        host: r.host,
-        step: stepId(r.values.step),
-        stepName: r.step_name,
-        subinterval: r.values.subinterval ?? 0,
-        phase: r.phase,
-        category: r.category,
-        values: r.values,
-      });
+      const hc = host.code(i);
+      const cc = category.code(i);
+      const localKey = hc * 4294967296 + cc;
+      let rows = byText.get(localKey);
+      if (rows === undefined) {
+        const id = stepId(step === step ? step : null);
+        const k = key(host.get(i), id, category.get(i));
+        let g = groups.get(k);
+        if (!g) {
+          const group: SubintervalGroup = {
+            source: input.file,
+            table,
+            rows: new Uint32Array(0),
+            host: host.get(i),
+            step: id,
+            stepName: table.text.step_name.get(i),
+            category: category.get(i),
+          };
+          g = { group, rows: new Uint32Column() };
+          groups.set(k, g);
+        }
+        rows = g.group.source === input.file ? g.rows : null;
+        byText.set(localKey, rows);
+      }
+      if (rows === null) continue;
+      rows.push(i);
+      kept.push(i);
     }
+    if (kept.length > 0) {
+      const all = kept.length === table.length;
+      kept.trim();
+      subintervals.push({ source: input.file, table, rows: all ? null : kept.values(), length: kept.length });
+    }
+  }
+  const subintervalGroups: SubintervalGroup[] = [];
+  for (const g of groups.values()) {
+    g.rows.trim();
+    g.group.rows = g.rows.values();
+    subintervalGroups.push(g.group);
   }
   const used = new Set<string>();
   for (const input of inputs) {
     if (input.format === "iogen-summary") {
       addLabels(input.iogen.labelColumns);
-      for (const r of input.iogen.rows) {
+      const table = input.iogen.table;
+      for (let i = 0; i < table.length; i++) {
+        const r = table.row(i);
         const k = key(r.host, stepId(r.values.step), r.category);
         const g = groups.get(k);
         if (g) used.add(k);
-        steps.push(stepFromSummary(r, input.file, g ? windowOf(g.rows) : null));
+        steps.push(stepFromSummary(r, input.file, g ? windowOf(g.group) : null));
       }
     } else if (input.format === "fio-json") {
       const jobsPerName = new Map<string, Set<number>>();
@@ -372,7 +466,7 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
     }
   }
   for (const [k, g] of groups) {
-    if (!used.has(k)) steps.push(stepFromSubintervals(g.rows, g.source));
+    if (!used.has(k)) steps.push(stepFromSubintervals(g.group));
   }
   if (steps.some((s) => s.tool === "fio")) addLabels(["job", "rw", "numjobs"]);
   for (const s of steps) addLabels(Object.keys(s.labels));
@@ -391,5 +485,140 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
       "Some steps were aggregated from subintervals (no summary CSV given): their p50/p90/p99 are left empty because percentiles cannot be averaged; pass the summary CSV too.",
     );
   }
-  return { steps, subintervals, labelColumns, warnings };
+  return { steps, subintervals, subintervalGroups, labelColumns, warnings };
+}
+
+/**
+ * The subinterval rows the workbook shows (the first `limit` of the segments, in order), column by
+ * column, as plain arrays ({@link ColumnData}) read straight from the readers' typed arrays: no
+ * object per row.
+ */
+export class SubintervalColumns {
+  /** Rows shown. */
+  readonly length: number;
+  /** Per segment: rows taken (a prefix of the segment). */
+  private readonly take: number[];
+
+  constructor(
+    private readonly segments: readonly SubintervalSegment[],
+    limit: number,
+  ) {
+    let left = Math.max(0, limit);
+    this.take = segments.map((s) => {
+      const n = Math.min(s.length, left);
+      left -= n;
+      return n;
+    });
+    this.length = this.take.reduce((a, b) => a + b, 0);
+  }
+
+  /** A numeric column; `emptyAs` replaces empty cells when given, else they are listed in `empty`. */
+  number(name: IogenNumericColumn, emptyAs?: number): ColumnData {
+    const values = new Array<number>(this.length);
+    const empty: number[] = [];
+    let pos = 0;
+    this.segments.forEach((s, n) => {
+      const c = s.table.column(name);
+      const raw = c === null ? null : c.values();
+      const rows = s.rows;
+      for (let k = 0; k < this.take[n]; k++) {
+        const v = raw === null ? NaN : raw[rows === null ? k : rows[k]];
+        if (v === v) values[pos] = v;
+        else if (emptyAs !== undefined) values[pos] = emptyAs;
+        else {
+          values[pos] = 0;
+          empty.push(pos);
+        }
+        pos++;
+      }
+    });
+    return { kind: "number", values, empty };
+  }
+
+  /** A text column of the readers' tables (`pick` chooses it). */
+  text(pick: (t: IogenTable) => TextColumn): ColumnData {
+    const texts: string[] = [];
+    const index = new Map<string, number>();
+    const codes = new Array<number>(this.length);
+    let pos = 0;
+    this.segments.forEach((s, n) => {
+      const col = pick(s.table);
+      const remap = col.texts.map((t) => {
+        let c = index.get(t);
+        if (c === undefined) {
+          c = texts.length;
+          texts.push(t);
+          index.set(t, c);
+        }
+        return c;
+      });
+      const raw = col.codes.values();
+      const rows = s.rows;
+      for (let k = 0; k < this.take[n]; k++) codes[pos++] = remap[raw[rows === null ? k : rows[k]]];
+    });
+    return { kind: "text", codes, texts };
+  }
+
+  /** The source file of each row. */
+  source(): ColumnData {
+    const texts = this.segments.map((s) => s.source);
+    const codes = new Array<number>(this.length);
+    let pos = 0;
+    this.take.forEach((n, seg) => {
+      for (let k = 0; k < n; k++) codes[pos++] = seg;
+    });
+    return { kind: "text", codes, texts };
+  }
+
+  /** The step identifier as text (the CSV's step number; "" when empty). */
+  step(): ColumnData {
+    const texts: string[] = [];
+    const index = new Map<number, number>();
+    const codes = new Array<number>(this.length);
+    let pos = 0;
+    this.segments.forEach((s, n) => {
+      const c = s.table.column("step");
+      const raw = c === null ? null : c.values();
+      const rows = s.rows;
+      let last = NaN;
+      let lastCode = -1;
+      for (let k = 0; k < this.take[n]; k++) {
+        const v = raw === null ? NaN : raw[rows === null ? k : rows[k]];
+        if (lastCode < 0 || !Object.is(v, last)) {
+          let code = index.get(v);
+          if (code === undefined) {
+            code = texts.length;
+            texts.push(stepId(v === v ? v : null));
+            index.set(v, code);
+          }
+          last = v;
+          lastCode = code;
+        }
+        codes[pos++] = lastCode;
+      }
+    });
+    return { kind: "text", codes, texts };
+  }
+
+  /** True when any row shown has a value in this numeric column. */
+  anyValue(name: IogenNumericColumn): boolean {
+    return this.segments.some((s, n) => {
+      const c = s.table.column(name);
+      if (c === null) return false;
+      for (let k = 0; k < this.take[n]; k++) if (c.value(s.rows === null ? k : s.rows[k]) !== null) return true;
+      return false;
+    });
+  }
+
+  /** The rows of a group that are shown (all of them unless the limit cuts into its file). */
+  included(g: SubintervalGroup): Uint32Array {
+    const n = this.segments.findIndex((s) => s.table === g.table && s.source === g.source);
+    if (n < 0) return new Uint32Array(0);
+    const s = this.segments[n];
+    if (this.take[n] === s.length) return g.rows;
+    const bound = this.take[n] === 0 ? 0 : (s.rows === null ? this.take[n] - 1 : s.rows[this.take[n] - 1]) + 1;
+    let end = 0;
+    while (end < g.rows.length && g.rows[end] < bound) end++;
+    return g.rows.subarray(0, end);
+  }
 }

@@ -17,10 +17,12 @@ import { mmcMetrics } from "../core/mmc";
 import { doeFit } from "../core/doe-fit";
 import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
-import { collectLabData, LabData, LabStep, STEP_METRICS, StepMetric } from "./lab-data";
+import { IogenNumericColumn } from "../import/iogen-csv";
+import { collectLabData, LabData, LabStep, STEP_METRICS, StepMetric, SubintervalColumns } from "./lab-data";
 import {
   CellValue,
   ChartPlan,
+  ColumnData,
   ColumnPlan,
   ErrorCell,
   FormulaCell,
@@ -103,10 +105,52 @@ class SheetBuilder {
     return t;
   }
 
-  /** True when the table has a column with this key (after empty columns were dropped). */
+  /**
+   * Adds a table stored column by column ({@link ColumnarRows}): no row arrays are built. Columns
+   * whose every value is empty are dropped unless `keep`; `data` is called once per column.
+   */
+  columnarTable(name: string, specs: ColumnarSpec[], length: number): TablePlan {
+    const at = { row: this.nextRow, col: 0 };
+    const present: { spec: ColumnarSpec; data: ColumnData }[] = [];
+    for (const spec of specs) {
+      const data = spec.data();
+      if (spec.keep || hasValue(data)) present.push({ spec, data });
+    }
+    const t: TablePlan = {
+      name,
+      columns: present.map(({ spec: { header, numFmt, width, description } }) => ({
+        header,
+        numFmt,
+        width,
+        description,
+      })),
+      rows: [],
+      columnar: { length, data: present.map((p) => p.data) },
+      at,
+    };
+    this.tables.push(t);
+    this.nextRow += length + 3;
+    return t;
+  }
+
   sheet(freezeHeader = true): SheetPlan {
     return { name: this.name, notes: this.notes, tables: this.tables, charts: this.charts, freezeHeader };
   }
+}
+
+/** A column of a columnar table: its plan and its data (made when the table is built). */
+interface ColumnarSpec extends ColumnPlan {
+  key: string;
+  data: () => ColumnData;
+  keep?: boolean;
+}
+
+/** True when a column has a non-empty cell. */
+function hasValue(d: ColumnData): boolean {
+  if (d.kind === "number") return d.empty.length < d.values.length;
+  const nonEmpty = d.texts.map((t) => t !== "");
+  for (let i = 0; i < d.codes.length; i++) if (nonEmpty[d.codes[i]]) return true;
+  return false;
 }
 
 function isEmpty(v: CellValue): boolean {
@@ -854,39 +898,51 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     fitSummary = lines.join(" ");
   }
 
-  // Subintervals
+  // Subintervals: a columnar table (the readers' typed arrays, not a row array per CSV row).
   const maxRows = options.maxSubintervalRows ?? 1_000_000;
-  let subRows = data.subintervals;
-  if (subRows.length > maxRows) {
+  const totalSub = data.subintervals.reduce((s, seg) => s + seg.length, 0);
+  if (totalSub > maxRows) {
     warnings.push(
-      `Subintervals: ${subRows.length} rows, only the first ${maxRows} are written (Excel's limit is 1,048,576).`,
+      `Subintervals: ${totalSub} rows, only the first ${maxRows} are written (Excel's limit is 1,048,576).`,
     );
-    subRows = subRows.slice(0, maxRows);
   }
+  const subCols = new SubintervalColumns(data.subintervals, maxRows);
   let subSheet: SheetPlan | null = null;
-  if (subRows.length > 0) {
+  if (subCols.length > 0) {
     const sub = new SheetBuilder("Subintervals", []);
-    type Sub = (typeof subRows)[number];
-    const v = (c: keyof Sub["values"], header: string, numFmt: string): ColumnSpec<Sub> => ({
+    const v = (c: IogenNumericColumn, header: string, numFmt: string, keep = false): ColumnarSpec => ({
       key: c,
       header,
       numFmt,
-      get: (r) => num(r.values[c]),
+      keep,
+      data: () => subCols.number(c),
     });
-    sub.table<Sub>(
+    sub.columnarTable(
       "Subintervals",
       [
-        { key: "source", header: "source", numFmt: F.text, get: (r) => r.source, keep: true },
-        { key: "host", header: "host", numFmt: F.text, get: (r) => r.host },
-        { key: "step", header: "step", numFmt: F.text, get: (r) => r.step, keep: true },
-        { key: "step_name", header: "step name", numFmt: F.text, get: (r) => r.stepName },
-        { key: "subinterval", header: "subinterval", numFmt: F.int, get: (r) => r.subinterval, keep: true },
-        { key: "phase", header: "phase", numFmt: F.text, get: (r) => r.phase, keep: true },
-        { key: "category", header: "category", numFmt: F.text, get: (r) => r.category, keep: true },
+        { key: "source", header: "source", numFmt: F.text, keep: true, data: () => subCols.source() },
+        { key: "host", header: "host", numFmt: F.text, data: () => subCols.text((t) => t.text.host) },
+        { key: "step", header: "step", numFmt: F.text, keep: true, data: () => subCols.step() },
+        { key: "step_name", header: "step name", numFmt: F.text, data: () => subCols.text((t) => t.text.step_name) },
+        {
+          key: "subinterval",
+          header: "subinterval",
+          numFmt: F.int,
+          keep: true,
+          data: () => subCols.number("subinterval", 0),
+        },
+        { key: "phase", header: "phase", numFmt: F.text, keep: true, data: () => subCols.text((t) => t.text.phase) },
+        {
+          key: "category",
+          header: "category",
+          numFmt: F.text,
+          keep: true,
+          data: () => subCols.text((t) => t.text.category),
+        },
         v("start_s", "start s", "0.000"),
         v("seconds", "seconds", "0.000"),
         v("target_iops", "target IOPS", F.iops),
-        { ...v("iops", "IOPS", F.iops), keep: true },
+        v("iops", "IOPS", F.iops, true),
         v("mb_s", "MB/s", F.mbs),
         v("service_ms_avg", "service avg ms", F.ms),
         v("service_ms_p99", "service p99 ms", F.ms),
@@ -899,44 +955,57 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
         v("cpu_iowait_pct", "CPU iowait %", F.pct),
         v("iogen_cpu_pct", "iogen CPU %", F.pct),
       ],
-      subRows,
+      subCols.length,
     );
     // Time series per step (overall category), x = start_s when present, else the subinterval number.
-    const groups = new Map<string, Sub[]>();
-    for (const r of subRows) {
-      if (r.category !== "overall") continue;
-      const k = `${r.source}|${r.host}|${r.step}`;
-      const g = groups.get(k) ?? [];
-      g.push(r);
-      groups.set(k, g);
-    }
-    const multiHost = new Set(subRows.map((r) => r.host)).size > 1;
-    const multiSource = new Set(subRows.map((r) => r.source)).size > 1;
+    const shown = data.subintervalGroups
+      .map((g) => ({ g, rows: subCols.included(g) }))
+      .filter((x) => x.rows.length > 0);
+    const multiHost = new Set(shown.map((x) => x.g.host)).size > 1;
+    const multiSource = new Set(shown.map((x) => x.g.source)).size > 1;
     const iopsSeries: SeriesPlan[] = [];
     const latSeries: SeriesPlan[] = [];
     let dropped = 0;
-    for (const g of groups.values()) {
+    for (const { g, rows } of shown) {
+      if (g.category !== "overall") continue;
       if (iopsSeries.length >= MAX_SERIES) {
         dropped++;
         continue;
       }
-      const r0 = g[0];
       const name = [
-        multiSource ? r0.source : "",
-        multiHost ? r0.host : "",
-        `step ${r0.step}${r0.stepName ? ` ${r0.stepName}` : ""}`,
+        multiSource ? g.source : "",
+        multiHost ? g.host : "",
+        `step ${g.step}${g.stepName ? ` ${g.stepName}` : ""}`,
       ]
         .filter((x) => x !== "")
         .join(" ");
-      const xOf = (r: Sub): number => r.values.start_s ?? r.subinterval;
-      iopsSeries.push({ name, x: g.map(xOf), y: g.map((r) => r.values.iops as number), style: "line" });
-      const lat = g.filter((r) => r.values.response_ms_avg !== null);
-      if (lat.length > 0)
-        latSeries.push({ name, x: lat.map(xOf), y: lat.map((r) => r.values.response_ms_avg as number), style: "line" });
+      const t = g.table;
+      const start = t.column("start_s");
+      const subNo = t.column("subinterval");
+      const iops = t.column("iops");
+      const resp = t.column("response_ms_avg");
+      const xOf = (i: number): number => start?.value(i) ?? subNo?.value(i) ?? 0;
+      const x: number[] = [];
+      const y: number[] = [];
+      const lx: number[] = [];
+      const ly: number[] = [];
+      for (let k = 0; k < rows.length; k++) {
+        const i = rows[k];
+        const xi = xOf(i);
+        x.push(xi);
+        y.push(iops?.get(i) ?? NaN);
+        const r = resp?.value(i) ?? null;
+        if (r !== null) {
+          lx.push(xi);
+          ly.push(r);
+        }
+      }
+      iopsSeries.push({ name, x, y, style: "line" });
+      if (lx.length > 0) latSeries.push({ name, x: lx, y: ly, style: "line" });
     }
     if (dropped > 0)
       warnings.push(`Charts: time series of ${dropped} steps left out (at most ${MAX_SERIES} per chart).`);
-    const xTitle = subRows.some((r) => r.values.start_s !== null) ? "time (s, start_s)" : "subinterval";
+    const xTitle = subCols.anyValue("start_s") ? "time (s, start_s)" : "subinterval";
     if (iopsSeries.length > 0) {
       sub.charts.push({
         id: "iops-time-series",
@@ -1009,7 +1078,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
         key: "n",
         header: "rows read",
         numFmt: F.int,
-        get: (r) => (r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.rows.length),
+        get: (r) => (r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.table.length),
         keep: true,
       },
       { key: "w", header: "warnings", numFmt: F.int, get: (r) => r.warnings.length, keep: true },

@@ -35,11 +35,38 @@ export interface ColumnPlan {
   description?: string;
 }
 
+/**
+ * One column of a table stored column by column, as JSON-safe plain data: numbers in one array of
+ * doubles (V8 keeps it unboxed, 8 bytes a value, nothing for the garbage collector to trace) with
+ * the positions of empty cells listed apart (ascending; their slot in `values` holds 0), or texts
+ * as codes into a list of distinct texts.
+ */
+export type ColumnData =
+  { kind: "number"; values: number[]; empty: number[] } | { kind: "text"; codes: number[]; texts: string[] };
+
+/**
+ * A large table's cells column by column (the Subintervals sheet of a million-row CSV): one array
+ * per column instead of a `CellValue[]` per row, read cell by cell with {@link tableCell} /
+ * {@link tableRow}.
+ */
+export interface ColumnarRows {
+  /** Number of rows; every column has this many values. */
+  length: number;
+  /** One entry per table column, in `columns` order. */
+  data: ColumnData[];
+}
+
 export interface TablePlan {
   /** Excel table name: letters, digits, underscores; unique in the workbook. */
   name: string;
   columns: ColumnPlan[];
+  /** The rows, when the table is not `columnar` (then this is empty). Read with {@link tableRow}. */
   rows: CellValue[][];
+  /**
+   * Present for tables stored column by column; `rows` is then empty. Renderers read any table
+   * through {@link tableRowCount}, {@link tableRow} and {@link tableCell}, which handle both forms.
+   */
+  columnar?: ColumnarRows;
   /**
    * Where the header row is, as a 0-based sheet position (row 0 = Excel row 1). Grid renderers
    * (xlsx, Office.js) write the sheet's `notes` in column A from row 0 down, and place each table
@@ -85,4 +112,66 @@ export interface WorkbookPlan {
   /** Problems the user should know about (skipped truncated lines, missing data). */
   warnings: string[];
   sheets: SheetPlan[];
+}
+
+/**
+ * Number of data rows of a table, whichever form it has.
+ *
+ * @param table - a table plan
+ * @returns its row count (header not included)
+ * @example
+ * tableRowCount({ name: "T", columns: [{ header: "a" }], rows: [[1], [2]] }) // => 2
+ */
+export function tableRowCount(table: TablePlan): number {
+  return table.columnar ? table.columnar.length : table.rows.length;
+}
+
+/**
+ * One cell of a table, whichever form it has. Cost O(1) (O(log e) for a number column with e
+ * empty cells); a columnar cell is made on the spot (a listed empty cell → null, a code → its text).
+ *
+ * @param table - a table plan
+ * @param row - 0-based data row, below {@link tableRowCount}
+ * @param col - 0-based column
+ * @returns the cell (null when empty)
+ * @example
+ * tableCell({ name: "T", columns: [{ header: "a" }], rows: [], columnar: { length: 1, data: [{ kind: "number", values: [0], empty: [0] }] } }, 0, 0)
+ * // => null
+ */
+export function tableCell(table: TablePlan, row: number, col: number): CellValue {
+  const c = table.columnar;
+  if (!c) return table.rows[row][col] ?? null;
+  const d = c.data[col];
+  if (d.kind === "text") return d.texts[d.codes[row]];
+  return d.empty.length > 0 && isListed(d.empty, row) ? null : d.values[row];
+}
+
+/** Binary search in an ascending list. */
+function isListed(sorted: number[], x: number): boolean {
+  let lo = 0;
+  let hi = sorted.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid] === x) return true;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
+/**
+ * One row of a table as cells, whichever form it has (a fresh array for a columnar table, the
+ * plan's own array otherwise: do not modify it).
+ *
+ * @param table - a table plan
+ * @param row - 0-based data row
+ * @returns the row's cells in column order
+ * @example
+ * tableRow({ name: "T", columns: [{ header: "a" }], rows: [["x"]] }, 0) // => ["x"]
+ */
+export function tableRow(table: TablePlan, row: number): CellValue[] {
+  if (!table.columnar) return table.rows[row];
+  const out: CellValue[] = new Array<CellValue>(table.columns.length);
+  for (let j = 0; j < out.length; j++) out[j] = tableCell(table, row, j);
+  return out;
 }

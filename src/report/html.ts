@@ -19,6 +19,7 @@
 import { createHash } from "crypto";
 import { readFileSync } from "fs";
 import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
+import { tableRow, tableRowCount } from "../analysis/plan";
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -310,19 +311,20 @@ function renderTable(table: TablePlan, maxRows: number): string {
     out.push(`<th scope="col"${title}>${escapeHtml(col.header)}</th>`);
   }
   out.push(`</tr></thead>`, `<tbody>`);
-  const shown = Math.min(table.rows.length, maxRows);
+  const total = tableRowCount(table);
+  const shown = Math.min(total, maxRows);
   for (let r = 0; r < shown; r++) {
-    const row = table.rows[r];
+    const row = tableRow(table, r);
     const cells: string[] = [];
     for (let c = 0; c < Math.max(row.length, table.columns.length); c++)
       cells.push(renderCell(row[c], table.columns[c]));
     out.push(`<tr>${cells.join("")}</tr>`);
   }
   out.push(`</tbody>`, `</table>`);
-  if (shown < table.rows.length) {
+  if (shown < total) {
     out.push(
       `<p class="truncated">Showing the first ${shown.toLocaleString("en-US")} of ` +
-        `${table.rows.length.toLocaleString("en-US")} rows; the workbook has them all.</p>`,
+        `${total.toLocaleString("en-US")} rows; the workbook has them all.</p>`,
     );
   }
   out.push(`</div>`);

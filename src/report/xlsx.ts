@@ -23,7 +23,7 @@
 import ExcelJS from "exceljs";
 import * as fs from "fs";
 import * as path from "path";
-import { CellValue, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
+import { CellValue, SheetPlan, TablePlan, tableCell, tableRow, tableRowCount, WorkbookPlan } from "../analysis/plan";
 
 const MAX_WIDTH = 60;
 const MIN_WIDTH = 6;
@@ -121,7 +121,8 @@ function renderTable(
   table.columns.forEach((col, j) => {
     widths[at.col + j] = Math.max(widths[at.col + j] ?? 0, headers[j].length + 3); // room for the filter button
   });
-  if (table.rows.length === 0) {
+  const nRows = tableRowCount(table);
+  if (nRows === 0) {
     // Excel tables need a data row; write a plain header and say there is nothing.
     table.columns.forEach((col, j) => {
       const cell = ws.getCell(r0, c0 + j);
@@ -138,13 +139,13 @@ function renderTable(
     totalsRow: false,
     style: { theme: "TableStyleMedium2", showRowStripes: true },
     columns: headers.map((name) => ({ name, filterButton: true })),
-    rows: table.rows.map((row) => row.map(excelValue)),
+    rows: Array.from({ length: nRows }, (_, i) => tableRow(table, i).map(excelValue)),
   });
   table.columns.forEach((col, j) => {
     const column = ws.getColumn(c0 + j);
     let w = widths[at.col + j] ?? 0;
-    for (let i = 0; i < table.rows.length; i++) {
-      const v = table.rows[i][j];
+    for (let i = 0; i < nRows; i++) {
+      const v = i < 2000 ? tableCell(table, i, j) : null;
       const cell = ws.getCell(r0 + 1 + i, c0 + j);
       if (col.numFmt) cell.numFmt = col.numFmt;
       if (i < 2000) w = Math.max(w, displayWidth(v, col.numFmt) + 1);
@@ -169,7 +170,7 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
     const at = table.at ?? { row: next, col: 0 };
     renderTable(ws, table, at, widths);
     if (firstHeader === null) firstHeader = at.row;
-    next = Math.max(next, at.row + table.rows.length + 3);
+    next = Math.max(next, at.row + tableRowCount(table) + 3);
   }
   widths.forEach((w, j) => {
     ws.getColumn(j + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w));
@@ -219,7 +220,7 @@ export function writeFileAtomic(target: string, bytes: Buffer | string): void {
 /** Number of cells in the plan's tables (header rows included). */
 export function planCells(plan: WorkbookPlan): number {
   let n = 0;
-  for (const sheet of plan.sheets) for (const t of sheet.tables) n += (t.rows.length + 1) * t.columns.length;
+  for (const sheet of plan.sheets) for (const t of sheet.tables) n += (tableRowCount(t) + 1) * t.columns.length;
   return n;
 }
 
@@ -236,11 +237,11 @@ function sheetWidths(sheet: SheetPlan): number[] {
   let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
   for (const table of sheet.tables) {
     const at = table.at ?? { row: next, col: 0 };
-    next = Math.max(next, at.row + table.rows.length + 3);
+    next = Math.max(next, at.row + tableRowCount(table) + 3);
     table.columns.forEach((col, j) => {
       let w = Math.max(widths[at.col + j] ?? 0, col.header.length + 3);
-      const n = Math.min(table.rows.length, 2000);
-      for (let i = 0; i < n; i++) w = Math.max(w, displayWidth(table.rows[i][j], col.numFmt) + 1);
+      const n = Math.min(tableRowCount(table), 2000);
+      for (let i = 0; i < n; i++) w = Math.max(w, displayWidth(tableCell(table, i, j), col.numFmt) + 1);
       widths[at.col + j] = w;
     });
   }
@@ -252,12 +253,12 @@ function streamSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetPlan): 
   let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
   const placed = sheet.tables.map((table) => {
     const at = table.at ?? { row: next, col: 0 };
-    next = Math.max(next, at.row + table.rows.length + 3);
+    next = Math.max(next, at.row + tableRowCount(table) + 3);
     return { table, at };
   });
   const first = placed[0];
   const largest = placed.reduce<(typeof placed)[number] | undefined>(
-    (a, b) => (a === undefined || b.table.rows.length > a.table.rows.length ? b : a),
+    (a, b) => (a === undefined || tableRowCount(b.table) > tableRowCount(a.table) ? b : a),
     undefined,
   );
   const ws = wb.addWorksheet(sheet.name, {
@@ -268,14 +269,17 @@ function streamSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetPlan): 
         : [],
   });
   ws.columns = sheetWidths(sheet).map((width) => ({ width }));
-  if (largest && largest.table.rows.length > 0) {
+  if (largest && tableRowCount(largest.table) > 0) {
     const { at, table } = largest;
     ws.autoFilter = {
       from: { row: at.row + 1, column: at.col + 1 },
-      to: { row: at.row + 1 + table.rows.length, column: at.col + table.columns.length },
+      to: { row: at.row + 1 + tableRowCount(table), column: at.col + table.columns.length },
     };
   }
-  const lastRow = Math.max(sheet.notes.length - 1, ...placed.map((p) => p.at.row + Math.max(p.table.rows.length, 1)));
+  const lastRow = Math.max(
+    sheet.notes.length - 1,
+    ...placed.map((p) => p.at.row + Math.max(tableRowCount(p.table), 1)),
+  );
   for (let r = 0; r <= lastRow; r++) {
     const row = ws.getRow(r + 1);
     let used = false;
@@ -294,15 +298,15 @@ function streamSheet(wb: ExcelJS.stream.xlsx.WorkbookWriter, sheet: SheetPlan): 
           styleHeader(cell, col.description);
         });
         used = true;
-      } else if (r > at.row && r <= at.row + table.rows.length) {
-        const values = table.rows[r - at.row - 1];
+      } else if (r > at.row && r <= at.row + tableRowCount(table)) {
+        const i = r - at.row - 1;
         table.columns.forEach((col, j) => {
           const cell = row.getCell(at.col + 1 + j);
-          cell.value = excelValue(values[j]);
+          cell.value = excelValue(tableCell(table, i, j));
           if (col.numFmt) cell.numFmt = col.numFmt;
         });
         used = true;
-      } else if (r === at.row + 1 && table.rows.length === 0) {
+      } else if (r === at.row + 1 && tableRowCount(table) === 0) {
         row.getCell(at.col + 1).value = "(no rows)";
         used = true;
       }
