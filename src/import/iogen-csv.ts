@@ -179,6 +179,11 @@ function parseNumber(text: string, decimalComma: boolean): number | null | undef
   return undefined;
 }
 
+/** A text cell, trimmed; "" for a column the file does not have (index −1). */
+function textField(fields: string[], i: number): string {
+  return i < 0 ? "" : fields[i].trim();
+}
+
 /**
  * Incremental row consumer: feed it the header then each record; it validates the record and
  * appends its values to the column store ({@link IogenTable}). Shared by the text and the stream
@@ -197,8 +202,6 @@ class IogenCsvBuilder {
   private numericNames: IogenNumericColumn[] = [];
   /** Position of `iops` among the stored numeric columns. */
   private iopsAt = -1;
-  /** One row's numbers, parsed before any is stored (a bad cell must not leave a partial row). */
-  private scratch = new Float64Array(0);
   private textFields: Record<(typeof IOGEN_TEXT_COLUMNS)[number], number> = {
     host: -1,
     step_name: -1,
@@ -210,6 +213,8 @@ class IogenCsvBuilder {
   private pendingFields: string[] | null = null;
   private pendingLine = 0;
   private dead = false;
+  /** One row's numbers, parsed before any is stored (a bad cell must not leave a partial row). */
+  private scratch = new Float64Array(IOGEN_NUMERIC_COLUMNS.length);
   private readonly maxErrors = 20;
 
   constructor(readonly file: string) {}
@@ -256,7 +261,6 @@ class IogenCsvBuilder {
       this.numericFields.push(i);
       this.numericNames.push(name);
     }
-    this.scratch = new Float64Array(this.numericFields.length);
     return true;
   }
 
@@ -339,13 +343,12 @@ class IogenCsvBuilder {
     t.line.push(line);
     for (let k = 0; k < at.length; k++) t.numeric[k].push(scratch[k]);
     const f = this.textFields;
-    const text = (i: number): string => (i < 0 ? "" : fields[i].trim());
-    t.text.host.push(text(f.host));
-    t.text.step_name.push(text(f.step_name));
-    const phase = text(f.phase);
+    t.text.host.push(textField(fields, f.host));
+    t.text.step_name.push(textField(fields, f.step_name));
+    const phase = textField(fields, f.phase);
     t.text.phase.push(this.kind === "summary" ? phase || "measure" : phase);
-    t.text.category.push(text(f.category) || "overall");
-    t.text.seen_enough.push(text(f.seen_enough));
+    t.text.category.push(textField(fields, f.category) || "overall");
+    t.text.seen_enough.push(textField(fields, f.seen_enough));
     const labels = t.labels;
     for (let j = 0; j < labels.length; j++) labels[j].column.push(fields[this.labelFields[j]]);
   }
@@ -380,6 +383,16 @@ export function headerDelimiter(firstLine: string): string {
   return candidates[0][1] > 0 ? candidates[0][0] : ",";
 }
 
+/**
+ * The line ending of a text from its first line break (`undefined` when it has none: Papa then
+ * guesses). Telling Papa spares it a guess — a regex pass and two splits — on every call.
+ */
+function lineEndingOf(text: string): "\r\n" | "\r" | "\n" | undefined {
+  const i = text.search(/\r|\n/);
+  if (i < 0) return undefined;
+  return text[i] === "\n" ? "\n" : text[i + 1] === "\n" ? "\r\n" : "\r";
+}
+
 function firstLineOf(text: string): string {
   const end = text.search(/\r|\n/);
   return end < 0 ? text : text.slice(0, end);
@@ -404,6 +417,7 @@ export function parseIogenCsv(text: string, file: string): IogenCsvResult {
     header: false,
     skipEmptyLines: false,
     delimiter,
+    newline: lineEndingOf(text),
     step: (res) => {
       line++;
       if (!headerDone) {
@@ -416,6 +430,9 @@ export function parseIogenCsv(text: string, file: string): IogenCsvResult {
   b.finish(text.endsWith("\n") || text.endsWith("\r"));
   return b.result();
 }
+
+/** Most characters handed to one `Papa.parse` call by the stream reader (unless one line is longer). */
+const PIECE = 1 << 16;
 
 /**
  * Reads an iogen CSV from a Node readable stream without holding the whole text (a file with a
@@ -434,27 +451,45 @@ export async function parseIogenCsvStream(
   const b = new IogenCsvBuilder(file);
   const decoder = new TextDecoder("utf-8");
   let delimiter: string | null = null;
+  let newline: "\r\n" | "\r" | "\n" | undefined;
   let line = 0;
   let pending = "";
   let lastChar = "";
   // Parses whole records (text that ends at a record boundary, without its final line break).
   const feed = (text: string): void => {
     if (delimiter === null) delimiter = headerDelimiter(firstLineOf(text));
+    if (newline === undefined) newline = lineEndingOf(text);
     const d = delimiter;
-    const parsed = Papa.parse<string[]>(text, { header: false, skipEmptyLines: false, delimiter: d });
-    for (const fields of parsed.data) {
-      line++;
-      if (line === 1) b.setHeader(fields, d);
-      else b.add(fields, line);
-    }
+    // Row by row (`step`): each row's fields die young. Collecting a whole call's rows first
+    // (Papa's default) kept them alive across scavenges and doubled the parse time (GC).
+    Papa.parse<string[]>(text, {
+      header: false,
+      skipEmptyLines: false,
+      delimiter: d,
+      newline,
+      step: (res) => {
+        line++;
+        if (line === 1) b.setHeader(res.data, d);
+        else b.add(res.data, line);
+      },
+    });
   };
   // Whole records are handed to Papa.parse as they arrive. Without a quote character a record
   // ends at every line break; once a quote appears, the rest of the file is parsed in one piece,
   // so quoted (or malformed-quote) fields are read exactly as Papa reads the whole text.
   let quoted = false;
   const feedUpTo = (cut: number): void => {
-    const end = cut > 0 && pending[cut - 1] === "\r" ? cut - 1 : cut;
-    feed(pending.slice(0, end));
+    // Runs of at most PIECE characters, split at line breaks: 10–20 % less CPU than one call per
+    // 1 MiB stream chunk (bench:import, 200k rows), the text of a call staying in the young generation.
+    let from = 0;
+    while (cut - from > PIECE) {
+      const brk = pending.lastIndexOf("\n", from + PIECE);
+      if (brk <= from) break;
+      feed(pending.slice(from, brk > 0 && pending[brk - 1] === "\r" ? brk - 1 : brk));
+      from = brk + 1;
+    }
+    const end = cut > from && pending[cut - 1] === "\r" ? cut - 1 : cut;
+    feed(pending.slice(from, end));
     pending = pending.slice(cut + 1);
   };
   for await (const chunk of stream) {
