@@ -7,7 +7,15 @@
 import * as fs from "fs";
 import * as path from "path";
 import { buildLabPlan, columnLetter } from "../../src/analysis/lab-plan";
-import { CellValue, SheetPlan, TablePlan, WorkbookPlan } from "../../src/analysis/plan";
+import {
+  CellValue,
+  SheetPlan,
+  TablePlan,
+  tableCell,
+  tableRow,
+  tableRowCount,
+  WorkbookPlan,
+} from "../../src/analysis/plan";
 import { readLabText, LabFileResult } from "../../src/import/detect";
 import { isDomainError } from "../../src/core/errors";
 
@@ -272,5 +280,86 @@ describe("buildLabPlan with several hosts", () => {
     expect(column(steps, "host")).toEqual(["alpha", "beta"]);
     expect(column(steps, "IOPS")).toEqual([100, 200]);
     expect(sheet(plan, "Subintervals").charts[0].series.map((s) => s.name)).toEqual(["alpha step 1", "beta step 1"]);
+  });
+});
+
+describe("the Subintervals table (columnar)", () => {
+  // Two files: b.csv repeats a's step 2 (a wins: b's step-2 rows are left out) and adds step 3.
+  // Some cells are empty; `note` is a label column.
+  const header = "host,step,step_name,subinterval,phase,start_s,seconds,category,iops,service_ms_avg,note";
+  const a = [
+    header,
+    "h,1,one,1,warmup,0,1,overall,100,0.5,x",
+    "h,1,one,1,warmup,0,1,read,70,,x",
+    "h,1,one,2,measure,1,1,overall,110,0.25,x",
+    "h,2,two,1,measure,0,1,overall,200,,y",
+    "h,2,two,2,measure,1,1,overall,210,0.125,y",
+  ];
+  const b = [
+    header,
+    "h,2,dup,1,measure,0,1,overall,999,9,z",
+    "h,3,three,1,measure,0,1,overall,300,0.75,z",
+    "h,3,three,2,measure,1,1,overall,310,,z",
+  ];
+  const inputs = (): LabFileResult[] => [
+    readLabText(a.join("\n") + "\n", "a.csv"),
+    readLabText(b.join("\n") + "\n", "b.csv"),
+  ];
+
+  /** The rows the sheet shows, computed from the readers' row objects (first file wins per host × step × category). */
+  function reference(limit: number): Record<string, CellValue>[] {
+    const owner = new Map<string, string>();
+    const out: Record<string, CellValue>[] = [];
+    for (const input of inputs()) {
+      if (input.format !== "iogen-subinterval") throw new Error("fixture");
+      for (const r of input.iogen.rows) {
+        const k = `${r.host}|${r.values.step}|${r.category}`;
+        if (!owner.has(k)) owner.set(k, input.file);
+        if (owner.get(k) !== input.file) continue;
+        out.push({
+          source: input.file,
+          step: String(r.values.step),
+          "step name": r.step_name,
+          subinterval: r.values.subinterval,
+          phase: r.phase,
+          category: r.category,
+          IOPS: r.values.iops,
+          "service avg ms": r.values.service_ms_avg,
+        });
+      }
+    }
+    return out.slice(0, limit);
+  }
+
+  function shown(plan: WorkbookPlan): Record<string, CellValue>[] {
+    const t = table(plan, "Subintervals");
+    expect(t.columnar).toBeDefined();
+    expect(t.rows).toEqual([]);
+    const names = ["source", "step", "step name", "subinterval", "phase", "category", "IOPS", "service avg ms"];
+    const at = names.map((n) => t.columns.findIndex((c) => c.header === n));
+    expect(at.every((i) => i >= 0)).toBe(true);
+    return Array.from({ length: tableRowCount(t) }, (_, i) => {
+      const row = tableRow(t, i);
+      expect(row.map((_, j) => tableCell(t, i, j))).toEqual(row);
+      return Object.fromEntries(names.map((n, j) => [n, row[at[j]]]));
+    });
+  }
+
+  it("shows, cell for cell, the rows the files give (empty cells null, superseded rows left out)", () => {
+    const plan = buildLabPlan(inputs());
+    expect(shown(plan)).toEqual(reference(Infinity));
+    expect(table(plan, "Subintervals").columns.map((c) => c.header)).not.toContain("target IOPS"); // all empty
+    expect(sheet(plan, "Subintervals").charts[0].series.map((s) => [s.name, s.y])).toEqual([
+      ["a.csv step 1 one", [100, 110]],
+      ["a.csv step 2 two", [200, 210]],
+      ["b.csv step 3 three", [300, 310]],
+    ]);
+  });
+
+  it("cuts at maxSubintervalRows, in the time series too", () => {
+    const plan = buildLabPlan(inputs(), { maxSubintervalRows: 6 });
+    expect(shown(plan)).toEqual(reference(6));
+    expect(sheet(plan, "Subintervals").charts[0].series.map((s) => s.y)).toEqual([[100, 110], [200, 210], [300]]);
+    expect(plan.warnings).toContain("Subintervals: 7 rows, only the first 6 are written (Excel's limit is 1,048,576).");
   });
 });

@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { Readable } from "stream";
 import { parseIogenCsv, parseIogenCsvStream } from "../../src/import/iogen-csv";
 import { detectFormat, readLabText } from "../../src/import/detect";
@@ -100,5 +101,62 @@ describe("rows without iops", () => {
       "row without iops skipped (a step interrupted during warm-up?)",
       "2 rows without iops skipped in all",
     ]);
+  });
+});
+
+describe("column storage and number parsing", () => {
+  /** Decimal texts as iogen and Excel write them: sign, up to 20 digits, a decimal point anywhere. */
+  const decimal = fc
+    .tuple(fc.boolean(), fc.stringMatching(/^[0-9]{1,20}$/), fc.nat({ max: 21 }))
+    .map(([neg, digits, dot]) => {
+      const p = Math.min(dot, digits.length);
+      const body = p === 0 || p === digits.length ? digits : `${digits.slice(0, p)}.${digits.slice(p)}`;
+      return `${neg ? "-" : ""}${body}`;
+    });
+
+  it("reads every plain decimal as exactly the double Number() gives, in both dialects", () => {
+    fc.assert(
+      fc.property(fc.array(decimal, { minLength: 1, maxLength: 30 }), (texts) => {
+        const dot = parseIogenCsv(
+          `step,category,phase,subinterval,seconds,iops\n${texts.map((t) => `1,overall,measure,1,1,${t}`).join("\n")}\n`,
+          "d.csv",
+        );
+        const comma = parseIogenCsv(
+          `step;category;phase;subinterval;seconds;iops\n${texts.map((t) => `1;overall;measure;1;1;${t.replace(".", ",")}`).join("\n")}\n`,
+          "c.csv",
+        );
+        const expected = texts.map((t) => Number(t));
+        expect(dot.rows.map((r) => r.values.iops)).toEqual(expected);
+        expect(comma.rows.map((r) => r.values.iops)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("keeps every row of a file larger than the initial column capacity, in order", () => {
+    const lines = Array.from(
+      { length: 5000 },
+      (_, i) => `h${i % 3},${1 + (i % 7)},s,${i},measure,${i},1,overall,${i}.5,`,
+    );
+    const r = parseIogenCsv(`${HEADER}\n${lines.join("\n")}\n`, "big.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.table.length).toBe(5000);
+    expect(r.table.column("iops")?.values()[4999]).toBe(4999.5);
+    expect(r.table.value("service_ms_avg", 10)).toBeNull();
+    expect(r.table.value("mb_s", 10)).toBeNull(); // a column the file lacks
+    expect(r.table.text.host.texts).toEqual(["h0", "h1", "h2"]);
+    const row = r.table.row(4001);
+    expect([row.line, row.host, row.values.step, row.values.subinterval]).toEqual([4003, "h2", (4001 % 7) + 1, 4001]);
+  });
+
+  it("leaves no partial row behind when a number in the middle of a row is bad", () => {
+    const r = parseIogenCsv(
+      `${HEADER}\nh,1,a,1,measure,0,1,overall,x,0.1\nh,1,a,2,measure,1,1,overall,10,0.1\n`,
+      "b.csv",
+    );
+    expect(r.errors).toEqual([{ file: "b.csv", line: 2, message: "column iops: 'x' is not a number" }]);
+    expect(r.table.length).toBe(1);
+    expect(r.table.column("step")?.values().length).toBe(1);
+    expect(r.rows.map((x) => x.values.subinterval)).toEqual([2]);
   });
 });

@@ -114,6 +114,46 @@ describe("renderHtml structure", () => {
     expect(text(one(d, "p", "truncated"))).toBe("Showing the first 3 of 4 rows; the workbook has them all.");
   });
 
+  test("a columnar table renders like the same rows (empty cells blank, texts escaped, truncation noted)", () => {
+    const columnar: WorkbookPlan = {
+      title: "Columnar",
+      sources: [],
+      warnings: [],
+      sheets: [
+        {
+          name: "Subintervals",
+          notes: [],
+          charts: [],
+          freezeHeader: true,
+          tables: [
+            {
+              name: "Subintervals",
+              columns: [
+                { header: "label", numFmt: "@" },
+                { header: "IOPS", numFmt: "0.0" },
+              ],
+              rows: [],
+              columnar: {
+                length: 3,
+                data: [
+                  { kind: "text", codes: [0, 1, 0], texts: ["a", HOSTILE_SCRIPT] },
+                  { kind: "number", values: [1.5, 0, 3.25], empty: [1] },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    const d = parse(renderHtml(columnar, { maxTableRows: 2 }));
+    const rows = bodyRows(one(d, "table")).map((tr) => cellsOf(tr).map(text));
+    expect(rows).toEqual([
+      ["a", "1.5"],
+      [HOSTILE_SCRIPT, ""],
+    ]);
+    expect(text(one(d, "p", "truncated"))).toBe("Showing the first 2 of 3 rows; the workbook has them all.");
+  });
+
   test("an empty plan renders", () => {
     const empty: WorkbookPlan = { title: "Empty", sources: [], warnings: [], sheets: [] };
     const d = parse(renderHtml(empty));

@@ -177,3 +177,60 @@ describe("writeFileAtomic", () => {
     fs.rmSync(dir, { recursive: true });
   });
 });
+
+describe("columnar tables", () => {
+  // A table stored column by column (as the Subintervals sheet is): an empty number cell, a hostile text.
+  const plan: WorkbookPlan = {
+    title: "Columnar",
+    sources: [],
+    warnings: [],
+    sheets: [
+      {
+        name: "Subintervals",
+        notes: [],
+        charts: [],
+        freezeHeader: true,
+        tables: [
+          {
+            name: "Subintervals",
+            columns: [
+              { header: "label", numFmt: "@" },
+              { header: "IOPS", numFmt: "#,##0.0" },
+            ],
+            rows: [],
+            columnar: {
+              length: 3,
+              data: [
+                { kind: "text", codes: [0, 1, 0], texts: ["a", HOSTILE] },
+                { kind: "number", values: [1.5, 0, 3.25], empty: [1] },
+              ],
+            },
+            at: { row: 0, col: 0 },
+          },
+        ],
+      },
+    ],
+  };
+
+  it.each([
+    ["the table writer", undefined],
+    ["the streaming writer", 0],
+  ])("are written cell for cell by %s", async (_name, streamAboveCells) => {
+    expect(planCells(plan)).toBe(8);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-columnar-"));
+    const target = path.join(dir, "c.xlsx");
+    await writeXlsxFile(plan, target, { streamAboveCells });
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(target);
+    const ws = wb.getWorksheet("Subintervals") as ExcelJS.Worksheet;
+    const cells = [2, 3, 4].map((r) => [ws.getCell(r, 1).value, ws.getCell(r, 2).value]);
+    expect(cells).toEqual([
+      ["a", 1.5],
+      [HOSTILE, null],
+      ["a", 3.25],
+    ]);
+    expect(ws.getCell(3, 1).type).toBe(ExcelJS.ValueType.String);
+    expect(ws.getCell(4, 2).numFmt).toBe("#,##0.0");
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+});
