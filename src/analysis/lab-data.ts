@@ -150,15 +150,17 @@ type Col = NumberColumn | null;
 
 const valueAt = (c: Col, i: number): number | null => (c === null ? null : c.value(i));
 
-/** Weighted mean of column `c` over rows `idx` with weight `w(i)`, skipping empty cells; null when nothing is left. */
-function weighted(idx: ArrayLike<number>, c: Col, w: (i: number) => number): number | null {
+/**
+ * Weighted mean of column `c` over rows `idx`, row `idx[k]` weighing `w[k]` (`w` null: 1 each),
+ * skipping empty cells and weights that are not positive; null when nothing is left.
+ */
+function weighted(idx: ArrayLike<number>, c: Col, w: Float64Array | null): number | null {
   if (c === null) return null;
   let s = 0;
   let ws = 0;
   for (let k = 0; k < idx.length; k++) {
-    const i = idx[k];
-    const v = c.get(i);
-    const wt = w(i);
+    const v = c.get(idx[k]);
+    const wt = w === null ? 1 : w[k];
     if (v !== v || !(wt > 0)) continue;
     s += v * wt;
     ws += wt;
@@ -213,9 +215,8 @@ function measureRows(g: SubintervalGroup): Uint32Array {
   return out;
 }
 
-/** The measure window of one host × step × category group of subinterval rows. */
-function windowOf(g: SubintervalGroup): MeasureWindow | null {
-  const measure = measureRows(g);
+/** The measure window of one host × step × category group of subinterval rows (`measure`: its measure-phase rows). */
+function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRows(g)): MeasureWindow | null {
   if (measure.length === 0) return null;
   const t = g.table;
   const subCol = t.column("subinterval");
@@ -256,20 +257,25 @@ function stepFromSubintervals(g: SubintervalGroup): LabStep {
   const use = measure.length > 0 ? measure : g.rows;
   const secCol = t.column("seconds");
   const iopsCol = t.column("iops");
-  const secs = (i: number): number => valueAt(secCol, i) ?? 0;
-  const ios = (i: number): number => (valueAt(iopsCol, i) ?? 0) * secs(i);
+  // Per row used: its seconds and its IOs (IOPS × seconds), the weights of the means below.
+  const secs = new Float64Array(use.length);
+  const ios = new Float64Array(use.length);
+  let totalSeconds = 0;
+  let totalIos = 0;
+  for (let k = 0; k < use.length; k++) {
+    const sec = secCol === null ? 0 : (secCol.value(use[k]) ?? 0);
+    const x = iopsCol === null ? 0 : (iopsCol.value(use[k]) ?? 0);
+    secs[k] = sec;
+    ios[k] = x * sec;
+    totalSeconds += sec;
+    totalIos += x * sec;
+  }
   const v = emptyMetrics();
   const first = g.rows[0];
   for (const c of ["target_iops", "block_size", "read_pct", "random_pct", "queue_depth", "cpu_cores"] as const) {
     v[c] = firstValue(use, t.column(c));
   }
-  let totalSeconds = 0;
-  let totalIos = 0;
-  for (let k = 0; k < use.length; k++) {
-    totalSeconds += secs(use[k]);
-    totalIos += ios(use[k]);
-  }
-  v.iops = totalSeconds > 0 ? totalIos / totalSeconds : weighted(use, iopsCol, () => 1);
+  v.iops = totalSeconds > 0 ? totalIos / totalSeconds : weighted(use, iopsCol, null);
   for (const c of ["mb_s", "avg_in_flight", "cpu_busy_pct", "cpu_sys_pct", "cpu_iowait_pct"] as const) {
     v[c] = weighted(use, t.column(c), secs);
   }
@@ -295,7 +301,7 @@ function stepFromSubintervals(g: SubintervalGroup): LabStep {
     values: v,
     seenEnoughFlag: "",
     labels,
-    window: windowOf(g),
+    window: windowOf(g, measure),
   };
 }
 
@@ -395,16 +401,28 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
     const host = table.text.host;
     const category = table.text.category;
     const local = new Map<number, Map<number, Uint32Column | null>>();
+    // The last group seen per category code: rows of a step come in runs (overall, read, write
+    // interleaved), so most rows find their group here without a Map lookup.
+    const lastStep: number[] = [];
+    const lastHost: number[] = [];
+    const lastRows: (Uint32Column | null)[] = [];
     const kept = new Uint32Column();
     for (let i = 0; i < table.length; i++) {
       const step = stepCol === null ? NaN : stepCol.get(i);
+      const hc = host.code(i);
+      const cc = category.code(i);
+      if (lastHost[cc] === hc && Object.is(lastStep[cc], step)) {
+        const cached = lastRows[cc];
+        if (cached === null) continue;
+        cached.push(i);
+        kept.push(i);
+        continue;
+      }
       let byText = local.get(step);
       if (byText === undefined) {
         byText = new Map();
         local.set(step, byText);
       }
-      const hc = host.code(i);
-      const cc = category.code(i);
       const localKey = hc * 4294967296 + cc;
       let rows = byText.get(localKey);
       if (rows === undefined) {
@@ -427,6 +445,9 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
         rows = g.group.source === input.file ? g.rows : null;
         byText.set(localKey, rows);
       }
+      lastStep[cc] = step;
+      lastHost[cc] = hc;
+      lastRows[cc] = rows;
       if (rows === null) continue;
       rows.push(i);
       kept.push(i);
