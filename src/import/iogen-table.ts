@@ -156,6 +156,7 @@ export class IogenTable {
   readonly labels: { name: string; column: TextColumn }[];
   /** Numeric columns in {@link numericNames} order; a column absent from the file is not stored. */
   readonly numeric: NumberColumn[];
+  private readonly columns: Map<IogenNumericColumn, NumberColumn>;
 
   /**
    * @param numericNames - every numeric column name, in the order rows list them (IOGEN_NUMERIC_COLUMNS)
@@ -177,8 +178,6 @@ export class IogenTable {
     }
     this.labels = labelNames.map((name) => ({ name, column: new TextColumn() }));
   }
-
-  private readonly columns: Map<IogenNumericColumn, NumberColumn>;
 
   /** Rows stored. */
   get length(): number {
