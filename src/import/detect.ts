@@ -68,6 +68,17 @@ function unknownFormat(file: string, head: string): LabFileResult {
   return { format: "unknown", file, warnings: [], errors: [{ file, message }] };
 }
 
+/** An iogen reader's result, tagged with the kind of file it found (subinterval or summary). */
+function iogenResult(iogen: IogenCsvResult, file: string): LabFileResult {
+  return {
+    format: iogen.format as "iogen-subinterval" | "iogen-summary",
+    iogen,
+    file,
+    warnings: iogen.warnings,
+    errors: iogen.errors,
+  };
+}
+
 /**
  * Detects the format of a file held in memory and reads it.
  *
@@ -82,14 +93,7 @@ export function readLabText(text: string, file: string): LabFileResult {
     return { format, fio, file, warnings: fio.warnings, errors: fio.errors };
   }
   if (format === "unknown") return unknownFormat(file, text.slice(0, 65536));
-  const iogen = parseIogenCsv(text, file);
-  return {
-    format: iogen.format as "iogen-subinterval" | "iogen-summary",
-    iogen,
-    file,
-    warnings: iogen.warnings,
-    errors: iogen.errors,
-  };
+  return iogenResult(parseIogenCsv(text, file), file);
 }
 
 /**
@@ -131,12 +135,5 @@ export async function readLabStream(stream: AsyncIterable<Buffer | string>, file
     return { format, fio, file, warnings: fio.warnings, errors: fio.errors };
   }
   if (format === "unknown") return unknownFormat(file, head);
-  const iogen = await parseIogenCsvStream(replay, file);
-  return {
-    format: iogen.format as "iogen-subinterval" | "iogen-summary",
-    iogen,
-    file,
-    warnings: iogen.warnings,
-    errors: iogen.errors,
-  };
+  return iogenResult(await parseIogenCsvStream(replay, file), file);
 }

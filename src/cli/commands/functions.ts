@@ -5,8 +5,16 @@
  */
 import { CliIo } from "../io";
 import { loadMetadata } from "../function-registry";
+import { parseOptions, UsageError } from "../options";
 
 export const summary = "List the worksheet functions with one-line descriptions (--json: full metadata)";
+
+const HELP = "Usage: caplab functions [--json]\n\nLists the CAPLAB worksheet functions with one-line descriptions.\n";
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  json: { type: "boolean" },
+} as const;
 
 /** The first sentence of a description (up to the first ". " or ": "), for a one-line list. */
 export function oneLine(description: string | undefined): string {
@@ -23,17 +31,23 @@ export function oneLine(description: string | undefined): string {
  * @returns the exit status
  */
 export async function run(args: string[], io: CliIo): Promise<number> {
-  if (args.includes("--help") || args.includes("-h")) {
-    io.out("Usage: caplab functions [--json]\n\nLists the CAPLAB worksheet functions with one-line descriptions.\n");
-    return 0;
-  }
-  const unknown = args.filter((a) => a !== "--json");
-  if (unknown.length > 0) {
-    io.err(`caplab functions: unknown option ${unknown[0]}. Usage: caplab functions [--json]\n`);
-    return 2;
+  let json: boolean;
+  try {
+    const { values } = parseOptions("functions", args, OPTIONS);
+    if (values.help) {
+      io.out(HELP);
+      return 0;
+    }
+    json = values.json ?? false;
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`caplab functions: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
   }
   const { functions } = await loadMetadata();
-  if (args.includes("--json")) {
+  if (json) {
     io.out(JSON.stringify(functions, null, 2) + "\n");
     return 0;
   }

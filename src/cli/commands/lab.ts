@@ -22,6 +22,7 @@ import { formatProblem } from "../../import/types";
 import { formatNumber, renderHtml } from "../../report/html";
 import { renderXlsx, writeFileAtomic } from "../../report/xlsx";
 import { CliIo } from "../io";
+import { parseOptions, UsageError } from "../options";
 
 export const summary = "Demo without Excel: run a 2×2 iogen experiment, write lab-report.xlsx/.html, print the Steps";
 
@@ -60,62 +61,45 @@ interface Args {
   help: boolean;
 }
 
-class UsageError extends Error {}
 /** A step of the pipeline failed; the message says which and why. */
 class LabError extends Error {}
 
-function parseArgs(args: string[]): Args {
-  const a: Args = { out: ".", duration: 4, iops: [500, 2000], size: "64MiB", keepTemp: false, help: false };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const eq = arg.startsWith("--") ? arg.indexOf("=") : -1;
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    const take = (): string => {
-      if (eq > 0) return arg.slice(eq + 1);
-      const v = args[++i];
-      if (v === undefined) throw new UsageError(`${name} needs a value`);
-      return v;
-    };
-    switch (name) {
-      case "-h":
-      case "--help":
-        a.help = true;
-        break;
-      case "--out":
-      case "-o":
-        a.out = take();
-        break;
-      case "--duration": {
-        const v = take();
-        const d = Number(v.replace(/s$/, ""));
-        if (!Number.isFinite(d) || d < 1 || d > 600) throw new UsageError(`--duration ${v}: give seconds, 1 to 600`);
-        a.duration = d;
-        break;
-      }
-      case "--iops": {
-        const v = take();
-        const parts = v.split(",").map((p) => Number(p.trim()));
-        if (parts.length !== 2 || parts.some((p) => !Number.isInteger(p) || p < 1) || parts[0] === parts[1]) {
-          throw new UsageError(`--iops ${v}: give two different whole numbers, e.g. 500,2000`);
-        }
-        a.iops = [Math.min(...parts), Math.max(...parts)];
-        break;
-      }
-      case "--size":
-        a.size = take();
-        if (!/^\d+(\.\d+)?\s*([KMGT](iB)?|[kKMGT]B|B)?$/i.test(a.size)) {
-          throw new UsageError(`--size ${a.size}: give a size such as 64MiB`);
-        }
-        break;
-      case "--iogen":
-        a.iogen = take();
-        break;
-      case "--keep-temp":
-        a.keepTemp = true;
-        break;
-      default:
-        throw new UsageError(`unknown option '${arg}' (see caplab lab --help)`);
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  out: { type: "string", short: "o" },
+  duration: { type: "string" },
+  iops: { type: "string" },
+  size: { type: "string" },
+  iogen: { type: "string" },
+  "keep-temp": { type: "boolean" },
+} as const;
+
+function readArgs(args: string[]): Args {
+  const { values: v } = parseOptions("lab", args, OPTIONS);
+  const a: Args = {
+    out: v.out ?? ".",
+    duration: 4,
+    iops: [500, 2000],
+    size: v.size ?? "64MiB",
+    iogen: v.iogen,
+    keepTemp: v["keep-temp"] ?? false,
+    help: v.help ?? false,
+  };
+  if (v.duration !== undefined) {
+    const d = Number(v.duration.replace(/s$/, ""));
+    if (!Number.isFinite(d) || d < 1 || d > 600)
+      throw new UsageError(`--duration ${v.duration}: give seconds, 1 to 600`);
+    a.duration = d;
+  }
+  if (v.iops !== undefined) {
+    const parts = v.iops.split(",").map((p) => Number(p.trim()));
+    if (parts.length !== 2 || parts.some((p) => !Number.isInteger(p) || p < 1) || parts[0] === parts[1]) {
+      throw new UsageError(`--iops ${v.iops}: give two different whole numbers, e.g. 500,2000`);
     }
+    a.iops = [Math.min(...parts), Math.max(...parts)];
+  }
+  if (!/^\d+(\.\d+)?\s*([KMGT](iB)?|[kKMGT]B|B)?$/i.test(a.size)) {
+    throw new UsageError(`--size ${a.size}: give a size such as 64MiB`);
   }
   return a;
 }
@@ -329,7 +313,7 @@ export function formatTextTable(table: TablePlan, width = 120, keepConstant = fa
 export async function run(args: string[], io: CliIo): Promise<number> {
   let a: Args;
   try {
-    a = parseArgs(args);
+    a = readArgs(args);
     if (a.help) {
       io.out(HELP);
       return 0;

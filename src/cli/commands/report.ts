@@ -13,6 +13,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { CliIo } from "../io";
+import { parseOptions, UsageError } from "../options";
 import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
@@ -52,50 +53,24 @@ interface Args {
   help: boolean;
 }
 
-class UsageError extends Error {}
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  output: { type: "string", short: "o" },
+  html: { type: "string" },
+  response: { type: "string" },
+  force: { type: "boolean" },
+} as const;
 
-function parseArgs(args: string[]): Args {
-  const a: Args = { inputs: [], force: false, help: false };
-  const value = (i: number, name: string): string => {
-    const v = args[i + 1];
-    if (v === undefined || (v.startsWith("-") && v !== "-")) throw new UsageError(`${name} needs a value`);
-    return v;
+function readArgs(args: string[]): Args {
+  const { values: v, positionals } = parseOptions("report", args, OPTIONS, true);
+  return {
+    inputs: positionals,
+    output: v.output,
+    html: v.html,
+    response: v.response,
+    force: v.force ?? false,
+    help: v.help ?? false,
   };
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    const eq = arg.indexOf("=");
-    const [name, inline] = arg.startsWith("--") && eq > 0 ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg, undefined];
-    const take = (): string => {
-      if (inline !== undefined) return inline;
-      const v = value(i, name);
-      i++;
-      return v;
-    };
-    switch (name) {
-      case "-h":
-      case "--help":
-        a.help = true;
-        break;
-      case "-o":
-      case "--output":
-        a.output = take();
-        break;
-      case "--html":
-        a.html = take();
-        break;
-      case "--response":
-        a.response = take();
-        break;
-      case "--force":
-        a.force = true;
-        break;
-      default:
-        if (arg.startsWith("-") && arg !== "-")
-          throw new UsageError(`unknown option '${arg}' (see caplab report --help)`);
-        a.inputs.push(arg);
-    }
-  }
-  return a;
 }
 
 function sameFile(a: string, b: string): boolean {
@@ -122,7 +97,7 @@ function checkOutput(option: string, target: string, ext: RegExp, inputs: string
 export async function run(args: string[], io: CliIo): Promise<number> {
   let a: Args;
   try {
-    a = parseArgs(args);
+    a = readArgs(args);
     if (a.help) {
       io.out(HELP);
       return 0;
