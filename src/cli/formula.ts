@@ -193,6 +193,12 @@ class Evaluator {
     if (node === null) return null;
     switch (node.type) {
       case "Literal":
+        if (typeof node.value === "number" && !Number.isFinite(node.value)) {
+          // Excel refuses such a formula; JSON would print Infinity as null.
+          throw new FormulaError(
+            `the number ${node.raw ?? String(node.value)} is too large (the limit is about 1.8e308)`,
+          );
+        }
         return node.value as number | string | boolean;
       case "ErrorLiteral": {
         const code = String(node.value).toUpperCase();
