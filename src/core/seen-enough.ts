@@ -159,6 +159,7 @@ export function shortestWindow(method: SeenEnoughMethod, minSamples: number): nu
  * @param method "iid" | "ivy" | "ar1".
  * @param rho For "ar1": the ρ̂ of all the samples ({@link ar1Rho}); ignored otherwise.
  * @returns `{ mean, h }` with h ≥ 0 a fraction.
+ * @throws DomainError("samples", …, "num") when the window's sums overflow (values beyond ~1e154).
  * @example
  * windowHalfWidth([99, 100, 101], 0, 3, 0.95, "iid", 0); // => { mean: 100, h: 0.0248413771… }
  */
@@ -179,12 +180,17 @@ export function windowHalfWidth(
     const d = x[i] - mean;
     ss += d * d;
   }
-  if (mean === 0) return { mean, h: Infinity };
   const s = Math.sqrt(ss / (length - 1));
+  if (!Number.isFinite(mean) || !Number.isFinite(s)) {
+    throw new DomainError("samples", "the values are too large to average (the sums overflow); rescale them", "num");
+  }
+  if (mean === 0) return { mean, h: Infinity };
   let k = 1;
   if (method === "ivy") k = 2;
   else if (method === "ar1") k = ar1Inflation(rho, length);
-  const h = (k * tQuantileCached(1 - (1 - confidence) / 2, length - 1) * s) / Math.sqrt(length) / Math.abs(mean);
+  // t(1 − α/2) taken as |t(α/2)|: the same value, but 1 − α/2 rounds to 1 (t = ∞) for confidence near 1.
+  const t = Math.abs(tQuantileCached((1 - confidence) / 2, length - 1));
+  const h = (k * t * s) / Math.sqrt(length) / Math.abs(mean);
   return { mean, h };
 }
 
@@ -235,6 +241,7 @@ export function windowHalfWidth(
  * @returns `{ seenEnough, from (1-based index of the window's first sample), samples (window
  *   length), mean (window mean, unit of the samples), achieved (h, a fraction), required (accuracy) }`.
  * @throws DomainError("samples", …) when a sample is not finite, when there are fewer than 2 samples,
+ *   when the values are too large for the sums (beyond ~1e154; kind "num"),
  *   or (kind "div0") when every candidate window has mean 0;
  *   DomainError("accuracy" | "confidence" | "min_samples" | "method", …) for bad options.
  * @example

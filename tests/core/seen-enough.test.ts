@@ -102,6 +102,23 @@ describe("seenEnough: input checks name the argument", () => {
   ])("%o", (opts, re) => {
     expect(() => seenEnough(ISSUE, opts)).toThrow(re);
   });
+  it("a confidence just below 1 is a wide interval, not a mean-0 error (review)", () => {
+    // 1 − (1 − c)/2 rounds to 1 for c = 1 − 2⁻⁵³: the upper t quantile was Infinity and was reported as
+    // "the mean is 0". The lower tail keeps the quantile finite.
+    const r = seenEnough(ISSUE, { confidence: 0.9999999999999999, method: "iid", minSamples: 4 });
+    expect(r.seenEnough).toBe(false);
+    expect(Number.isFinite(r.achieved)).toBe(true);
+    expect(r.mean).toBe(100);
+  });
+  it("a tiny confidence gives h = +0, not -0 (review)", () => {
+    const r = seenEnough(ISSUE, { confidence: 1e-300, method: "iid", minSamples: 4 });
+    expect(Object.is(r.achieved, 0)).toBe(true);
+    expect(r.seenEnough).toBe(true);
+  });
+  it("samples too large to average are a clear samples error, not NaN (review)", () => {
+    expect(() => seenEnough([1e308, 1e308, 1e308], { method: "iid" })).toThrow(/^samples: .*too large/);
+    expect(() => seenEnough([1e200, -1e200, 1e200], { method: "iid" })).toThrow(/^samples: .*too large/);
+  });
   it("rejects non-finite samples", () => {
     expect(() => seenEnough([1, 2, NaN, 4], { method: "iid" })).toThrow(/^samples: value 3/);
   });
