@@ -29,7 +29,12 @@ export function describeValue(value: unknown): string {
   if (typeof value === "string") return `text "${value.length > 40 ? value.slice(0, 37) + "..." : value}"`;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (Array.isArray(value)) return `a ${value.length}×${Array.isArray(value[0]) ? value[0].length : 1} range`;
-  if (value instanceof Error) return `the error ${value.message || value.name}`;
+  if (value instanceof Error) {
+    // Excel errors (ours and CustomFunctions.Error) carry the code ("#N/A") and maybe a message.
+    const code = (value as { code?: unknown }).code;
+    if (typeof code !== "string") return `the error ${value.message || value.name}`;
+    return value.message && value.message !== code ? `the error ${code} (${value.message})` : `the error ${code}`;
+  }
   if (value === null || value === undefined) return "nothing";
   return String(value);
 }

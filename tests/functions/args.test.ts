@@ -118,4 +118,12 @@ describe("argument converters", () => {
     expect(describeValue(true)).toBe("TRUE");
     expect(describeValue(undefined)).toBe("nothing");
   });
+  it("describeValue names an error value by its code, with its message when it adds something (review)", () => {
+    const err = (code: string, message: string) => Object.assign(new Error(message), { code });
+    expect(describeValue(err("#N/A", "#N/A"))).toBe("the error #N/A");
+    expect(describeValue(err("#NUM!", "the result is too large for a number"))).toBe(
+      "the error #NUM! (the result is too large for a number)",
+    );
+    expect(describeValue(new Error("boom"))).toBe("the error boom");
+  });
 });
