@@ -54,14 +54,17 @@ function isMatrix(v: Value): v is Cell[][] {
   return Array.isArray(v);
 }
 
-/** Excel's number coercion: booleans are 0/1, numeric text converts, empty is 0. */
+/** Decimal numbers as Excel reads them from text, optionally with a trailing % (no hex, no Infinity). */
+const NUMERIC_TEXT = /^([+-]?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?)\s*(%?)$/i;
+
+/** Excel's number coercion: booleans are 0/1, numeric text ("1e3", "5%") converts, empty is 0. */
 function toNumber(c: Cell): number | ExcelError {
   if (c instanceof ExcelError) return c;
   if (c === null) return 0;
   if (typeof c === "number") return c;
   if (typeof c === "boolean") return c ? 1 : 0;
-  const t = c.trim();
-  const n = t === "" ? Number.NaN : Number(t);
+  const m = NUMERIC_TEXT.exec(c.trim());
+  const n = m ? Number(m[1]) / (m[2] ? 100 : 1) : Number.NaN;
   return Number.isFinite(n) ? n : errorValue("#VALUE!", `cannot use the text "${c}" as a number`);
 }
 
@@ -205,8 +208,14 @@ class Evaluator {
         if (!ERROR_CODES.includes(code)) throw new FormulaError(`the error literal ${node.raw} is not supported`);
         return errorValue(code as ExcelErrorCode);
       }
-      case "ArrayExpression":
-        return (node.elements ?? []).map((row) => row.map((el) => this.arrayElement(el)));
+      case "ArrayExpression": {
+        const rows = node.elements ?? [];
+        if (rows.some((row) => row.length !== rows[0].length)) {
+          // Excel refuses a ragged constant; broadcasting over one would read past a short row.
+          throw new FormulaError("every row of an array constant must have the same number of values");
+        }
+        return rows.map((row) => row.map((el) => this.arrayElement(el)));
+      }
       case "UnaryExpression": {
         const [arg] = node.arguments ?? [];
         const op = node.operator as string;

@@ -78,6 +78,9 @@ describe("caplab calc: formula syntax", () => {
     ["MMC_RESPONSE(4,30,0.08)-30", 5.38205980066445],
     ["NPV_IT(0, {1,2,3}*2)", 12],
     ["2*NPV_IT(0.1, 100000, 2)/2", 273553.7190082645],
+    // Review: text → number follows Excel, not JavaScript's Number().
+    ['" 1e3 "+1', 1001],
+    ['"5%"+1', 1.05],
   ])("%s", async (formula, expected) => {
     const v = await calcJson(formula);
     if (typeof expected === "number") expectRelClose(v, expected, 1e-15);
@@ -95,6 +98,10 @@ describe("caplab calc: errors", () => {
     ["MMC_RESPONSE(4,30)", "#VALUE!", /^arrival_rate: is missing/],
     ["1/0", "#DIV/0!", /division by zero/],
     ["MMC_RESPONSE(1/0, 30, 0.08)", "#DIV/0!", /division by zero/],
+    // Review: JavaScript's Number() read these as 16, 1 and 7; Excel has no such number syntax.
+    ['"0x10"+1', "#VALUE!", /cannot use the text "0x10" as a number/],
+    ['"0b1"*1', "#VALUE!", /cannot use the text "0b1" as a number/],
+    ['-"0o7"', "#VALUE!", /cannot use the text "0o7" as a number/],
   ])("%s → %s with the message, exit 0", async (formula, code, message) => {
     const r = await caplab("calc", formula);
     expect(r.code).toBe(0);
@@ -115,6 +122,9 @@ describe("caplab calc: errors", () => {
     // Review: a number literal beyond Excel's range used to print null (Infinity through JSON).
     ["1e400", /the number 1e400 is too large/],
     ["{1,-1e400}", /the number -?1e400 is too large/],
+    // Review: a ragged array constant was accepted, and {1,2;3}+1 crashed with a TypeError (exit 1).
+    ["{1,2;3}", /array constant.*same number of values/],
+    ["{1,2;3}+1", /array constant.*same number of values/],
   ])("%s exits 2 with a message on stderr", async (formula, message) => {
     const r = await caplab("calc", formula);
     expect(r.code).toBe(2);
