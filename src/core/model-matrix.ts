@@ -20,6 +20,12 @@ export interface ModelMatrix {
 }
 
 /**
+ * Most terms a model may have (intercept included): the full 2¹² model. Beyond it the factorial
+ * growth of (f1 + … + fm)^order exhausts memory and time long before a fit could answer.
+ */
+export const MAX_MODEL_TERMS = 4096;
+
+/**
  * The terms of R's `y ~ (f1 + f2 + … + fm)^order`: main effects in the given order, then all
  * two-factor interactions, then three-factor ones …, each degree in lexicographic order of the factor
  * positions (f1:f2, f1:f3, …, f2:f3, …), as R's `terms()` lists them. Cost O(C(m, ≤order)).
@@ -28,7 +34,8 @@ export interface ModelMatrix {
  * @param order Highest interaction order, a whole number 1 … m (larger values are capped at m).
  * @param intercept Whether "(Intercept)" comes first.
  * @returns The terms.
- * @throws DomainError("order", …) when order is not a whole number ≥ 1.
+ * @throws DomainError("order", …) when order is not a whole number ≥ 1, or when the model would have
+ *   more than {@link MAX_MODEL_TERMS} terms (checked before any is built).
  * @example
  * modelTerms(["A", "B", "C"], 2, true).map((t) => t.name);
  * // => ["(Intercept)", "A", "B", "C", "A:B", "A:C", "B:C"]
@@ -38,6 +45,19 @@ export function modelTerms(names: readonly string[], order: number, intercept: b
     throw new DomainError("order", `must be a whole number ≥ 1, got ${order}`, "num");
   }
   const m = names.length;
+  let count = intercept ? 1 : 0;
+  for (let degree = 1, c = 1; degree <= Math.min(order, m); degree++) {
+    c = (c * (m - degree + 1)) / degree; // C(m, degree), exact while below 2^53
+    count += c;
+  }
+  if (count > MAX_MODEL_TERMS) {
+    throw new DomainError(
+      "order",
+      `${m} factors to order ${Math.min(order, m)} give ${count} terms, more than ${MAX_MODEL_TERMS}; ` +
+        "use a lower order or fewer factors",
+      "num",
+    );
+  }
   const terms: ModelTerm[] = intercept ? [{ name: "(Intercept)", factors: [] }] : [];
   for (let degree = 1; degree <= Math.min(order, m); degree++) {
     const combo = Array.from({ length: degree }, (_, i) => i);

@@ -3,7 +3,7 @@
  */
 import { doeFit } from "../../src/core/doe-fit";
 import { lenthPse } from "../../src/core/lenth";
-import { modelTerms } from "../../src/core/model-matrix";
+import { MAX_MODEL_TERMS, modelTerms } from "../../src/core/model-matrix";
 
 /** 2³ in standard order (A fastest), two replicates, the issue's model and errors. */
 function twoCubed(): { A: number[]; B: number[]; C: number[]; y: number[] } {
@@ -143,6 +143,14 @@ describe("modelTerms", () => {
       "a:c:d",
       "b:c:d",
     ]);
+  });
+  it("refuses a model with more than MAX_MODEL_TERMS terms before building it (review)", () => {
+    // 20 factors to order 20 is 2^20 − 1 terms (+ intercept): it used to build them all (24 factors
+    // ran out of memory); 12 factors to order 12 (4096 with the intercept) is still allowed.
+    const names = (m: number) => Array.from({ length: m }, (_, j) => `f${j}`);
+    expect(() => modelTerms(names(20), 20, true)).toThrow(/^order: .*1048576 terms, more than 4096/);
+    expect(() => modelTerms(names(200), 2, false)).toThrow(/^order: .*20100 terms/);
+    expect(modelTerms(names(12), 12, true)).toHaveLength(MAX_MODEL_TERMS);
   });
 });
 
