@@ -24,8 +24,9 @@ export function isMissing(value: unknown): boolean {
   return value === undefined || value === null || value === "";
 }
 
-/** A short, readable rendering of a cell value for messages: text quoted, TRUE/FALSE as in Excel. */
+/** A short, readable rendering of a cell value for messages: text quoted, TRUE/FALSE as in Excel, "" as an empty cell. */
 export function describeValue(value: unknown): string {
+  if (value === "") return "an empty cell"; // how Excel passes a blank cell inside a range
   if (typeof value === "string") return `text "${value.length > 40 ? value.slice(0, 37) + "..." : value}"`;
   if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
   if (Array.isArray(value)) return `a ${value.length}×${Array.isArray(value[0]) ? value[0].length : 1} range`;

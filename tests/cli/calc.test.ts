@@ -102,6 +102,11 @@ describe("caplab calc: errors", () => {
     ['"0x10"+1', "#VALUE!", /cannot use the text "0x10" as a number/],
     ['"0b1"*1', "#VALUE!", /cannot use the text "0b1" as a number/],
     ['-"0o7"', "#VALUE!", /cannot use the text "0o7" as a number/],
+    [
+      'DOE_FIT({"A","B";-1,"";1,-1;-1,1;1,1},{1;2;3;4.5},1)',
+      "#VALUE!",
+      /^factors: factor "B", row 1 must be a number or text, got an empty cell$/,
+    ],
   ])("%s → %s with the message, exit 0", async (formula, code, message) => {
     const r = await caplab("calc", formula);
     expect(r.code).toBe(0);

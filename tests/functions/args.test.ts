@@ -117,6 +117,10 @@ describe("argument converters", () => {
     expect(describeValue("x".repeat(100))).toBe(`text "${"x".repeat(37)}..."`);
     expect(describeValue(true)).toBe("TRUE");
     expect(describeValue(undefined)).toBe("nothing");
+    // Review: Excel passes a blank cell of a range as "": "must be a number or text, got text \"\"" read
+    // as a contradiction (DOE_FIT factors).
+    expect(describeValue("")).toBe("an empty cell");
+    expect(describeValue("  ")).toBe('text "  "');
   });
   it("describeValue names an error value by its code, with its message when it adds something (review)", () => {
     const err = (code: string, message: string) => Object.assign(new Error(message), { code });
