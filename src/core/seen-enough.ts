@@ -1,4 +1,38 @@
 /**
+ * Relative half-width h of a window from its running statistics (the O(1) step of {@link seenEnough}).
+ *
+ * @param length Window length L ≥ 2.
+ * @param sum Plain sum of the window (overflow guard; exactly 0 means the mean is 0).
+ * @param mean Running (Welford) mean of the window.
+ * @param m2 Running Σ (x − mean)² of the window.
+ * @param confidence In (0, 1).
+ * @param method "iid" | "ivy" | "ar1".
+ * @param a For "ar1": A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j; ignored otherwise.
+ * @returns h ≥ 0 (a fraction), +Infinity when the mean is 0.
+ * @throws DomainError("samples", …, "num") when the sums overflow.
+ */
+function runningHalfWidth(
+  length: number,
+  sum: number,
+  mean: number,
+  m2: number,
+  confidence: number,
+  method: SeenEnoughMethod,
+  a: number,
+): number {
+  const s = Math.sqrt(m2 / (length - 1));
+  if (!Number.isFinite(sum) || !Number.isFinite(mean) || !Number.isFinite(s)) {
+    throw new DomainError("samples", "the values are too large to average (the sums overflow); rescale them", "num");
+  }
+  if (sum === 0 || mean === 0) return Infinity;
+  let k = 1;
+  if (method === "ivy") k = 2;
+  else if (method === "ar1") k = Math.sqrt((1 + 2 * a) / (1 - (2 * a) / (length - 1)));
+  const t = Math.abs(tQuantileCached((1 - confidence) / 2, length - 1));
+  return (k * t * s) / Math.sqrt(length) / Math.abs(mean);
+}
+
+/**
  * "Seen enough & stop" (Hitachi ivy's measure=on): the window rule, its three methods, and the
  * helpers the Monte Carlo bench reuses. Pure; throws only DomainError.
  */
@@ -223,12 +257,14 @@ export function windowHalfWidth(
  *   raw r, windows ≥ 5), whose coverage the Monte Carlo study measured at 61–86 % instead of 95 %
  *   (docs/benchmarks.md, docs/functions/SEEN_ENOUGH.md).
  *
- * Every statistic is computed two-pass over the window (mean first, then deviations), so the
- * results are reproducible to ~1e-13 by any implementation that follows this description (the
- * Rust IO generator checks the same vectors, tests/vectors/seen_enough.json).
+ * The window grows one sample at a time from the end, so each length costs O(1): the mean and the
+ * sum of squared deviations are updated with Welford's (West's) one-sample step, and for "ar1"
+ * A = S1 − S2/L with S1 = Σ ρ̂^j and S2 = Σ j·ρ̂^j extended by one term. These agree with the
+ * two-pass definition in the docs to ~1e-13 relative (the test suite compares them on random series;
+ * the Rust IO generator checks the same vectors, tests/vectors/seen_enough.json).
  *
- * Cost: O(n²) time (each of the n windows is summed in O(L)), O(1) extra memory; one t quantile
- * per window length (memoised).
+ * Cost: O(n) time (O(1) per window length, plus one O(n) pass for r), O(1) extra memory; one t
+ * quantile per window length (memoised).
  *
  * References: Hitachi ivy "measure=on" (accuracy_plus_minus, confidence); Student's t interval;
  * AR(1) variance of the mean, e.g. Box, Jenkins & Reinsel, Time Series Analysis, §2.1.
@@ -284,10 +320,28 @@ export function seenEnough(samples: readonly number[], options: SeenEnoughOption
     }
     return { seenEnough: false, from: 1, samples: n, mean, achieved: h, required: accuracy };
   }
+  // Grow the window one sample at a time from the end, updating its statistics in O(1) per length.
+  let sum = 0; // plain running sum: the overflow guard and the exact "mean is 0" test, as in windowHalfWidth
+  let mean = 0; // running mean (Welford)
+  let m2 = 0; // running Σ (x − mean)² (Welford/West update; no sum-of-squares cancellation)
+  let s1 = 0; // "ar1": Σ_{j=1}^{L−1} ρ̂^j
+  let s2 = 0; // "ar1": Σ_{j=1}^{L−1} j·ρ̂^j
+  let power = 1; // "ar1": ρ̂^{L−1}
   let best: { start: number; mean: number; h: number } | undefined;
-  for (let length = lmin; length <= n; length++) {
+  for (let length = 1; length <= n; length++) {
     const start = n - length;
-    const { mean, h } = windowHalfWidth(samples, start, n, confidence, method, rho);
+    const x = samples[start];
+    sum += x;
+    const d = x - mean;
+    mean += d / length;
+    m2 += d * (x - mean);
+    if (method === "ar1" && length >= 2) {
+      power *= rho;
+      s1 += power;
+      s2 += (length - 1) * power;
+    }
+    if (length < lmin) continue;
+    const h = runningHalfWidth(length, sum, mean, m2, confidence, method, s1 - s2 / length);
     if (h <= accuracy) {
       return { seenEnough: true, from: start + 1, samples: length, mean, achieved: h, required: accuracy };
     }
