@@ -160,7 +160,13 @@ pub struct Options {
     pub host: String,
     /// Wall-clock start (Unix milliseconds) to line up several hosts; `None`: start at once.
     pub start_at_ms: Option<u64>,
+    /// With `--iops N`: how long before an arrival's scheduled time iogen stops sleeping and
+    /// polls (spins) until it is due. Zero: sleep until the arrival (less CPU, more lag).
+    pub spin: Duration,
 }
+
+/// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
+pub const DEFAULT_SPIN_US: u64 = 50;
 
 impl Default for Options {
     fn default() -> Self {
@@ -185,6 +191,7 @@ impl Default for Options {
             overwrite: Overwrite::OwnFilesOnly,
             host: String::new(),
             start_at_ms: None,
+            spin: Duration::from_micros(DEFAULT_SPIN_US),
         }
     }
 }
@@ -338,8 +345,18 @@ pub const STEP_OPTIONS: [&str; 18] = [
 ];
 
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 9] =
-    ["target", "csv", "summary", "json", "host", "label", "allow_overwrite", "start_at", "seen_enough_method"];
+pub const RUN_OPTIONS: [&str; 10] = [
+    "target",
+    "csv",
+    "summary",
+    "json",
+    "host",
+    "label",
+    "allow_overwrite",
+    "start_at",
+    "seen_enough_method",
+    "spin_us",
+];
 
 /// A column or option name in the form used by [`STEP_OPTIONS`]: trimmed, lower case, `_` for `-`.
 pub fn normalize_name(name: &str) -> String {

@@ -105,9 +105,18 @@ pub fn open_engine(kind: EngineKind, cfg: &EngineConfig) -> anyhow::Result<Box<d
         EngineKind::IoUring => open_uring(cfg),
         EngineKind::Auto => match open_uring(cfg) {
             Ok(e) => Ok(e),
-            Err(_) => Ok(Box::new(SyncEngine::new(cfg)?)),
+            Err(e) => {
+                report_fallback(&e);
+                Ok(Box::new(SyncEngine::new(cfg)?))
+            }
         },
     }
+}
+
+/// Tell the user once per process why `--engine auto` runs the sync engine.
+fn report_fallback(err: &anyhow::Error) {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| eprintln!("iogen: io_uring unavailable ({err:#}); --engine auto uses the sync engine"));
 }
 
 fn open_uring(cfg: &EngineConfig) -> anyhow::Result<Box<dyn Engine>> {
