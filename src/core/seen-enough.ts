@@ -270,7 +270,8 @@ export function windowHalfWidth(
  * AR(1) variance of the mean, e.g. Box, Jenkins & Reinsel, Time Series Analysis, §2.1.
  *
  * @param samples Consecutive subinterval measurements, oldest first (any unit, e.g. IOPS); finite.
- * @param options.accuracy Required relative half-width, a fraction > 0 (default 0.05 = ±5 %).
+ * @param options.accuracy Required relative half-width, a fraction in (0, 1) (default 0.05 = ±5 %), as iogen's
+ *   `--seen-enough` also requires.
  * @param options.confidence Two-sided confidence level in (0, 1) (default 0.95).
  * @param options.minSamples Shortest window to consider, a whole number ≥ 1 (default 5).
  * @param options.method "iid" | "ivy" | "ar1" (default "ar1").
@@ -289,8 +290,13 @@ export function seenEnough(samples: readonly number[], options: SeenEnoughOption
   const confidence = options.confidence ?? 0.95;
   const minSamples = options.minSamples ?? 5;
   const method = options.method ?? "ar1";
-  if (!Number.isFinite(accuracy) || accuracy <= 0) {
-    throw new DomainError("accuracy", `must be a fraction > 0 (0.05 = ±5%), got ${accuracy}`, "num");
+  if (!Number.isFinite(accuracy) || accuracy <= 0 || accuracy >= 1) {
+    // ≥ 1 would be a half-width of ±100 % or more: almost surely "5" typed for 5 %.
+    throw new DomainError(
+      "accuracy",
+      `must be a fraction in (0, 1), e.g. 0.05 or "5%" for ±5%, got ${accuracy}`,
+      "num",
+    );
   }
   if (!Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
     throw new DomainError("confidence", `must be in (0, 1) (0.95 = 95%), got ${confidence}`, "num");

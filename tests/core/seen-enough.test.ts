@@ -99,6 +99,8 @@ describe("seenEnough: the issue's worked examples", () => {
 describe("seenEnough: input checks name the argument", () => {
   it.each([
     [{ accuracy: -0.1 }, /^accuracy:/],
+    [{ accuracy: 5 }, /^accuracy: must be a fraction in \(0, 1\)/],
+    [{ accuracy: 1 }, /^accuracy:/],
     [{ confidence: 0 }, /^confidence:/],
     [{ minSamples: 2.5 }, /^min_samples:/],
     [{ method: "batch" as SeenEnoughMethod }, /^method:/],
