@@ -14,44 +14,30 @@
  */
 import { seenEnough } from "../core/seen-enough";
 import { LabFileResult } from "../import/detect";
-import { IogenNumericColumn, IogenRow } from "../import/iogen-csv";
+import { IOGEN_NUMERIC_COLUMNS, IogenNumericColumn, IogenRow } from "../import/iogen-csv";
 import { IogenTable, NumberColumn, TextColumn, Uint32Column } from "../import/iogen-table";
 import { ColumnData } from "./plan";
 import { FioStep } from "../import/fio-json";
 
-/** Metrics a step carries (a subset of iogen's numeric columns plus `tool_cpu_pct`). */
-export const STEP_METRICS = [
-  "target_iops",
-  "iops",
-  "mb_s",
-  "block_size",
-  "read_pct",
-  "random_pct",
-  "queue_depth",
-  "service_ms_avg",
-  "service_ms_p50",
-  "service_ms_p90",
-  "service_ms_p99",
-  "service_ms_p999",
-  "service_ms_max",
-  "response_ms_avg",
-  "response_ms_p50",
-  "response_ms_p90",
-  "response_ms_p99",
-  "response_ms_p999",
-  "response_ms_max",
-  "avg_in_flight",
-  "late_ios",
-  "errors",
-  "cpu_busy_pct",
-  "cpu_sys_pct",
-  "cpu_iowait_pct",
-  "cpu_cores",
-  "tool_cpu_pct",
-  "measure_seconds",
-  "achieved_pm",
-] as const;
-export type StepMetric = (typeof STEP_METRICS)[number];
+/** iogen columns that place a row in time or name the tool, rather than measure the step. */
+type IogenPlacementColumn = "step" | "subinterval" | "start_s" | "seconds" | "iogen_cpu_pct";
+const IOGEN_PLACEMENT_COLUMNS: readonly string[] = ["step", "subinterval", "start_s", "seconds", "iogen_cpu_pct"];
+
+/** A metric a step carries: iogen's numeric columns, with the tool's CPU under a tool-neutral name. */
+export type StepMetric = Exclude<IogenNumericColumn, IogenPlacementColumn> | "tool_cpu_pct";
+
+/**
+ * Metrics a step carries, in iogen's column order (derived from the reader's column list, so the
+ * two cannot drift); `tool_cpu_pct` (iogen_cpu_pct, or fio's usr + sys) stands where iogen_cpu_pct is.
+ */
+export const STEP_METRICS: readonly StepMetric[] = IOGEN_NUMERIC_COLUMNS.flatMap((c): StepMetric[] =>
+  c === "iogen_cpu_pct" ? ["tool_cpu_pct"] : IOGEN_PLACEMENT_COLUMNS.includes(c) ? [] : [c as StepMetric],
+);
+
+/** The iogen column a step metric is read from. */
+function iogenColumnOf(m: StepMetric): IogenNumericColumn {
+  return m === "tool_cpu_pct" ? "iogen_cpu_pct" : m;
+}
 
 /** The measurement window of a step, from its subintervals. */
 export interface MeasureWindow {
@@ -307,10 +293,7 @@ function stepFromSubintervals(g: SubintervalGroup): LabStep {
 
 function stepFromSummary(r: IogenRow, source: string, window: MeasureWindow | null): LabStep {
   const v = emptyMetrics();
-  for (const m of STEP_METRICS) {
-    if (m === "tool_cpu_pct") v[m] = r.values.iogen_cpu_pct;
-    else v[m] = r.values[m];
-  }
+  for (const m of STEP_METRICS) v[m] = r.values[iogenColumnOf(m)];
   return {
     source,
     tool: "iogen",
