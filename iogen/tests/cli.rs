@@ -13,6 +13,11 @@ fn iogen() -> Command {
     Command::cargo_bin("iogen").unwrap()
 }
 
+/// `--option PATH` pairs as arguments, so each test names its files in one line.
+fn path_args(options: &[(&str, &Path)]) -> Vec<std::ffi::OsString> {
+    options.iter().flat_map(|(option, path)| [option.into(), path.as_os_str().to_owned()]).collect()
+}
+
 /// Rows of a CSV file as maps from column name to value; checks every line is whole.
 fn read_csv(path: &Path) -> (Vec<String>, Vec<std::collections::HashMap<String, String>>) {
     let text = std::fs::read_to_string(path).unwrap();
@@ -80,12 +85,7 @@ fn null_engine_six_measure_rows_per_category_and_exact_columns() {
     let out = iogen()
         .args(["run", "--engine", "null", "--size", "1MiB", "--iops", "2000", "--warmup", "1s", "--duration", "6s"])
         .args(["--subinterval", "1s", "--host", "lab1", "--label", "protocol=nfs", "--json"])
-        .arg("--target")
-        .arg(&t)
-        .arg("--csv")
-        .arg(&s)
-        .arg("--summary")
-        .arg(&sum)
+        .args(path_args(&[("--target", t.as_path()), ("--csv", s.as_path()), ("--summary", sum.as_path())]))
         .assert()
         .success()
         .stderr(predicate::str::contains("IOPS"))
@@ -139,10 +139,7 @@ fn real_file_mixed_workload_with_both_engines() {
                 "--subinterval",
                 "250ms",
             ])
-            .arg("--target")
-            .arg(&t)
-            .arg("--summary")
-            .arg(&sum)
+            .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
             .assert()
             .success();
         let (_, rows) = read_csv(&sum);
@@ -176,10 +173,7 @@ fn foreign_file_is_never_written_but_may_be_read() {
     // Naming another path does not allow it.
     iogen()
         .args(["run", "--engine", "sync", "--read-pct", "0", "--duration", "1s", "--warmup", "0s"])
-        .arg("--target")
-        .arg(&t)
-        .arg("--allow-overwrite")
-        .arg(dir.path().join("other"))
+        .args(path_args(&[("--target", t.as_path()), ("--allow-overwrite", dir.path().join("other").as_path())]))
         .assert()
         .code(2);
     assert_eq!(std::fs::read(&t).unwrap(), data, "target changed");
@@ -200,10 +194,7 @@ fn foreign_file_is_never_written_but_may_be_read() {
             "--warmup",
             "0s",
         ])
-        .arg("--target")
-        .arg(&t)
-        .arg("--summary")
-        .arg(&sum)
+        .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
         .assert()
         .success();
     let (_, rows) = read_csv(&sum);
@@ -253,12 +244,7 @@ fn plan_rows_override_options_and_carry_labels() {
         .arg(&plan)
         .args(["--engine", "null", "--size", "1MiB", "--warmup", "0s", "--duration", "400ms", "--subinterval", "200ms"])
         .args(["--label", "site=lab"])
-        .arg("--target")
-        .arg(&t)
-        .arg("--csv")
-        .arg(&s)
-        .arg("--summary")
-        .arg(&sum)
+        .args(path_args(&[("--target", t.as_path()), ("--csv", s.as_path()), ("--summary", sum.as_path())]))
         .assert()
         .success();
     let (header, rows) = read_csv(&sum);
@@ -308,10 +294,7 @@ fn seen_enough_stops_the_measurement() {
         ])
         .args(["--subinterval", "100ms", "--seen-enough", "10%@95%", "--seen-enough-method", "iid"])
         .args(["--max-duration", "20s"])
-        .arg("--target")
-        .arg(&t)
-        .arg("--summary")
-        .arg(&sum)
+        .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
         .assert()
         .success();
     let (_, rows) = read_csv(&sum);
@@ -357,12 +340,7 @@ fn sigint_finishes_the_row_writes_the_summary_and_exits_130() {
             "--subinterval",
             "500ms",
         ])
-        .arg("--target")
-        .arg(&t)
-        .arg("--csv")
-        .arg(&s)
-        .arg("--summary")
-        .arg(&sum)
+        .args(path_args(&[("--target", t.as_path()), ("--csv", s.as_path()), ("--summary", sum.as_path())]))
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
