@@ -3,8 +3,9 @@
  *
  * `office-addin-manifest validate` posts the file to an online service; this does the same job
  * offline, in two parts:
- * 1. **Schema**: validates against Microsoft's XSDs in `../shared/schemas/office-manifest/`
- *    (main schema `OfficeAppManifestV1_1.xsd`, the others preloaded) with `xmllint-wasm`.
+ * 1. **Schema**: validates against Microsoft's XSDs in `schemas/office-manifest/` (their source and
+ *    repairs are in its README; main schema `OfficeAppManifestV1_1.xsd`, the others preloaded) with
+ *    `xmllint-wasm`.
  * 2. **References** (what no schema says, but Office rejects or silently breaks on): every `resid`
  *    names a resource of the right kind (image, URL, short or long string), no resource id is
  *    defined twice, the custom-functions namespace is `CAPLAB`, the shared runtime is one page
@@ -13,16 +14,15 @@
  *    manifest names exists beside it (`assets/…`) as a PNG of the pixel size it is declared at.
  *
  * Usage: `tsx scripts/validate-manifest.ts [manifest.xml] [--schemas DIR]`. Exit code 0 when both
- * parts pass, 1 otherwise. The schema part is skipped (with the reason printed) only when the
- * schema directory does not exist.
+ * parts pass, 1 otherwise: a missing schema directory or main schema is a failure, never a skip.
  */
 import * as fs from "fs";
 import * as path from "path";
 import { Document, DOMParser, Element } from "@xmldom/xmldom";
 import { validateXML } from "xmllint-wasm";
 
-/** Where the shared schemas live: `shared/` is a sibling of the repository checkout. */
-export const DEFAULT_SCHEMA_DIR = path.resolve(__dirname, "..", "..", "shared", "schemas", "office-manifest");
+/** The schemas kept in the repository (see `schemas/office-manifest/README.md`). */
+export const DEFAULT_SCHEMA_DIR = path.resolve(__dirname, "..", "schemas", "office-manifest");
 export const MAIN_SCHEMA = "OfficeAppManifestV1_1.xsd";
 export const EXPECTED_NAMESPACE = "CAPLAB";
 
@@ -30,9 +30,7 @@ const BT_NS = "http://schemas.microsoft.com/office/officeappbasictypes/1.0";
 const XSI_NS = "http://www.w3.org/2001/XMLSchema-instance";
 
 export interface SchemaResult {
-  /** False when the schema directory is missing: then `skippedReason` says why. */
-  checked: boolean;
-  skippedReason?: string;
+  /** Why the manifest is invalid, or why it could not be checked (missing schemas); empty when valid. */
   errors: string[];
 }
 
@@ -47,17 +45,16 @@ export interface ManifestReport {
  *
  * @param xml the manifest text (UTF-8)
  * @param schemaDir directory holding `OfficeAppManifestV1_1.xsd` and the schemas it imports
- * @returns `checked: false` with a reason when `schemaDir` does not exist; otherwise the
- *   xmllint error messages (empty when valid)
+ * @returns the xmllint error messages (empty when valid); a missing `schemaDir` or main schema is
+ *   an error too, so a broken checkout can never pass as valid
  */
 export async function validateSchema(xml: string, schemaDir: string = DEFAULT_SCHEMA_DIR): Promise<SchemaResult> {
   if (!fs.existsSync(schemaDir)) {
-    return { checked: false, skippedReason: `schema directory ${schemaDir} not found`, errors: [] };
+    return { errors: [`schema directory ${schemaDir} not found: the XSDs could not be checked`] };
   }
   const xsds = fs.readdirSync(schemaDir).filter((f) => f.endsWith(".xsd"));
   if (!xsds.includes(MAIN_SCHEMA)) {
-    // The directory exists but is incomplete: that is a failure, not a reason to skip.
-    return { checked: true, errors: [`${MAIN_SCHEMA} missing from ${schemaDir}`] };
+    return { errors: [`${MAIN_SCHEMA} missing from ${schemaDir}`] };
   }
   const file = (name: string) => ({ fileName: name, contents: fs.readFileSync(path.join(schemaDir, name), "utf8") });
   const result = await validateXML({
@@ -70,7 +67,7 @@ export async function validateSchema(xml: string, schemaDir: string = DEFAULT_SC
     : result.errors.length > 0
       ? result.errors.map((e) => (e.loc ? `line ${e.loc.lineNumber}: ${e.message}` : e.message))
       : [result.rawOutput.trim() || "xmllint reported the manifest invalid"];
-  return { checked: true, errors };
+  return { errors };
 }
 
 type ResourceKind = "image" | "url" | "short string" | "long string";
@@ -314,9 +311,7 @@ async function cli(argv: string[]): Promise<number> {
   }
   const report = await validateManifest(manifest, schemaDir);
   const out: string[] = [];
-  if (!report.schema.checked) {
-    out.push(`${manifest}: XSD validation SKIPPED: ${report.schema.skippedReason}`);
-  } else if (report.schema.errors.length === 0) {
+  if (report.schema.errors.length === 0) {
     out.push(`${manifest}: valid against ${path.join(schemaDir, MAIN_SCHEMA)}`);
   } else {
     out.push(`${manifest}: INVALID against the XSD:`, ...report.schema.errors.map((e) => `  ${e}`));

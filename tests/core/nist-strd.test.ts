@@ -1,16 +1,17 @@
 /**
  * NIST StRD linear regression datasets (certified values: NIST/ITL StRD, in each file's header),
  * fitted through the public doeFit API with coding "raw" and polynomial columns x, x², … supplied as
- * factors (issue 3). Reports the log relative error (correct significant digits) of the estimates,
+ * factors. Reports the log relative error (correct significant digits) of the estimates,
  * their standard deviations and the residual SD; where a certified value is exactly 0 (Wampler1's SDs)
  * the absolute error is used: digits = −log10|error|.
  */
-import { existsSync, readdirSync } from "node:fs";
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { doeFit } from "../../src/core/doe-fit";
 import { parseNist } from "./nist-parse";
 
-const DIR = join(__dirname, "..", "..", "..", "shared", "data", "nist-strd");
+/** The datasets, unchanged from NIST (provenance in its README). */
+const DIR = join(__dirname, "..", "fixtures", "nist-strd");
 const REQUIRED: Record<string, number> = {
   Norris: 9,
   Pontius: 9,
@@ -31,22 +32,13 @@ function digits(actual: number | null, certified: number): number {
   return err === 0 ? 15 : Math.min(15, -Math.log10(err));
 }
 
-const present = existsSync(DIR);
-const allowMissing = process.env.CAPLAB_ALLOW_MISSING_SHARED === "1";
-
 describe("NIST StRD linear regression", () => {
-  if (!present) {
-    it("needs ../shared/data/nist-strd (set CAPLAB_ALLOW_MISSING_SHARED=1 to skip)", () => {
-      if (!allowMissing) throw new Error(`NIST StRD data not found at ${DIR}`);
-    });
-    return;
-  }
   const files = readdirSync(DIR).filter((f) => f.endsWith(".dat"));
   const rows: string[] = [];
   afterAll(() => {
     console.log(["dataset    estimates  SDs     residual SD", ...rows].join("\n"));
   });
-  it("has every dataset the issue names", () => {
+  it("has all eleven linear datasets", () => {
     for (const name of Object.keys(REQUIRED)) expect(files).toContain(`${name}.dat`);
   });
   it.each(Object.keys(REQUIRED))("%s reaches the required digits", (name) => {
