@@ -21,7 +21,12 @@ if (command !== "start" && command !== "stop") {
   process.exit(2);
 }
 
-const local = join(root, "node_modules", ".bin", process.platform === "win32" ? "office-addin-debugging.cmd" : "office-addin-debugging");
+const local = join(
+  root,
+  "node_modules",
+  ".bin",
+  process.platform === "win32" ? "office-addin-debugging.cmd" : "office-addin-debugging",
+);
 let run;
 if (existsSync(local)) {
   run = [local, [command, "manifest.xml"]];
@@ -29,7 +34,9 @@ if (existsSync(local)) {
   process.stderr.write(
     `npm ${command}: using ${PACKAGE} through npx (not installed with the project; the first run downloads it).\n` +
       "It sideloads into Excel desktop on Windows or macOS; for Excel on the web use `npm run dev-server` and upload manifest.xml.\n" +
-      (process.platform === "linux" ? "On Linux its keytar module compiles from source and needs libsecret-1-dev.\n" : ""),
+      (process.platform === "linux"
+        ? "On Linux its keytar module compiles from source and needs libsecret-1-dev.\n"
+        : ""),
   );
   run = [process.platform === "win32" ? "npx.cmd" : "npx", ["--yes", PACKAGE, command, "manifest.xml"]];
 }
