@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::options::{
-    parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals, EngineChoice, Focus, IoMode, Iops,
+    parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals, EngineKind, Focus, IoMode, Iops,
     Options, Overwrite, SeenEnoughMethod, SeenEnoughSpec,
 };
 
@@ -97,8 +97,8 @@ pub struct RunArgs {
     pub queue_depth: u64,
     /// IO engine: sync (worker threads with pread/pwrite), io_uring, auto (io_uring where the
     /// kernel allows, else sync), null (no IO; for testing the generator itself).
-    #[arg(long, value_enum, default_value_t = EngineChoice::Auto)]
-    pub engine: EngineChoice,
+    #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
+    pub engine: EngineKind,
     /// Open the target with O_DIRECT (bypass the page cache; aligned buffers).
     #[arg(long)]
     pub direct: bool,
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(o.iops, Iops::Max);
         assert_eq!(o.arrivals, Arrivals::Poisson);
         assert_eq!(o.queue_depth, 16);
-        assert_eq!(o.engine, EngineChoice::Auto);
+        assert_eq!(o.engine, EngineKind::Auto);
         assert_eq!(o.warmup, Duration::from_secs(5));
         assert_eq!(o.duration, Duration::from_secs(60));
         assert_eq!(o.subinterval, Duration::from_secs(1));

@@ -12,8 +12,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 
 use iogen::cli::{Cli, Command, RunArgs};
-use iogen::engine::{open_engine, EngineConfig, EngineKind};
-use iogen::options::{EngineChoice, IoMode, Iops, OptionError, Options};
+use iogen::engine::{open_engine, EngineConfig};
+use iogen::options::{IoMode, Iops, OptionError, Options};
 use iogen::output::{
     subinterval_columns, subinterval_records, summary_columns, summary_records, CsvExporter, JsonExporter, LineWriter,
     Record, StepInfo, TableExporter,
@@ -123,7 +123,7 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
             block_size: o.block_size as usize,
             direct: o.io_mode == IoMode::Direct,
         };
-        let mut engine = open_engine(engine_kind(o.engine), &cfg)
+        let mut engine = open_engine(o.engine, &cfg)
             .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
         eprintln!(
             "iogen: step {} of {} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}",
@@ -267,15 +267,6 @@ fn default_name(o: &Options) -> String {
         iogen::output::format_float(o.random_pct),
         o.queue_depth
     )
-}
-
-fn engine_kind(e: EngineChoice) -> EngineKind {
-    match e {
-        EngineChoice::Sync => EngineKind::Sync,
-        EngineChoice::IoUring => EngineKind::IoUring,
-        EngineChoice::Auto => EngineKind::Auto,
-        EngineChoice::Null => EngineKind::Null,
-    }
 }
 
 /// Sleep until the Unix time `at_ms` (if given). Returns false when interrupted first.

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use thiserror::Error;
 
+pub use crate::engine::EngineKind;
+
 /// An invalid option value. The message names the option (or plan column) and the problem.
 #[derive(Debug, Error, PartialEq)]
 pub enum OptionError {
@@ -46,20 +48,6 @@ pub enum Iops {
     Max,
     /// Open loop at this many IOs per second.
     Rate(f64),
-}
-
-/// Which engine moves the bytes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EngineChoice {
-    /// Worker threads with pread/pwrite.
-    Sync,
-    /// Linux io_uring.
-    #[value(name = "io_uring", alias = "io-uring", alias = "uring")]
-    IoUring,
-    /// io_uring where the kernel allows it, else sync.
-    Auto,
-    /// No IO at all (tests, scheduler overhead).
-    Null,
 }
 
 /// Buffered (page cache) or direct IO.
@@ -137,7 +125,7 @@ pub struct Options {
     /// Most IOs in flight at once.
     pub queue_depth: usize,
     /// IO engine.
-    pub engine: EngineChoice,
+    pub engine: EngineKind,
     /// Buffered or O_DIRECT.
     pub io_mode: IoMode,
     /// Time run before measuring (rows with phase `warmup`).
@@ -179,7 +167,7 @@ impl Default for Options {
             iops: Iops::Max,
             arrivals: Arrivals::Poisson,
             queue_depth: 16,
-            engine: EngineChoice::Auto,
+            engine: EngineKind::Auto,
             io_mode: IoMode::Buffered,
             warmup: Duration::from_secs(5),
             duration: Duration::from_secs(60),
@@ -553,7 +541,7 @@ mod tests {
         assert_eq!(o.apply("read-pct", "70"), Ok(true));
         assert_eq!(o.apply("iops", "max"), Ok(true));
         assert_eq!(o.apply("engine", "io_uring"), Ok(true));
-        assert_eq!(o.engine, EngineChoice::IoUring);
+        assert_eq!(o.engine, EngineKind::IoUring);
         assert_eq!(o.apply("protocol", "nfs"), Ok(false));
         let samples = [
             "1MiB", "4K", "4K", "50", "50", "1000", "4", "4", "uniform", "sync", "1s", "2s", "1s", "3s", "iops", "7",
