@@ -24,7 +24,7 @@ use crate::cpu::{CpuSample, CpuUsage};
 use crate::engine::{Completion, Engine, OpKind, Submission};
 use crate::options::{Focus, Iops, Options, SeenEnoughMethod};
 use crate::seen_enough::{seen_enough, SeenEnough};
-use crate::stats::IntervalStats;
+use crate::stats::{IntervalStats, IoTimes, Launch};
 use crate::workload::Workload;
 
 /// Longest wait for in-flight IOs at the end of a step.
@@ -103,13 +103,14 @@ pub struct StepOutcome {
     pub engine: &'static str,
 }
 
+/// An IO in flight.
 #[derive(Debug, Clone, Copy)]
-struct Slot {
+struct InFlight {
     kind: OpKind,
     len: usize,
     scheduled: Instant,
     launched: Instant,
-    late: bool,
+    launch: Launch,
 }
 
 /// A slot's current busy run: busy from `run_start` until `done` (`None`: still in flight).
@@ -142,232 +143,410 @@ fn all_busy_at(history: &[History], t: Instant) -> bool {
     history.iter().all(|h| h.busy_at(t))
 }
 
-/// Run one step: warm-up then measurement, calling `on_row` as each subinterval closes.
-pub fn run_step(
-    engine: &mut dyn Engine,
-    mut workload: Workload,
-    opts: &Options,
-    stop: &AtomicBool,
-    on_row: &mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>,
-) -> anyhow::Result<StepOutcome> {
-    let qd = opts.queue_depth;
-    let bs = opts.block_size as usize;
-    let start = Instant::now();
-    let mut arrivals = match opts.iops {
-        Iops::Rate(r) => Some(ArrivalProcess::new(
-            opts.arrivals,
-            r,
-            opts.seed,
-            Grid { warmup_s: opts.warmup.as_secs_f64(), sub_s: opts.subinterval.as_secs_f64() },
-        )),
-        Iops::Max => None,
-    };
-    let mut next_sched: Option<Instant> = arrivals.as_mut().map(|a| start + Duration::from_secs_f64(a.next_offset()));
+/// The `queue_depth` slots: which are free (FIFO, with the instant each became free), what is
+/// in flight in the others, and each slot's busy history (to tell late IOs from on-time ones).
+struct Slots {
+    free: VecDeque<(usize, Instant)>,
+    history: Vec<History>,
+    in_flight: Vec<Option<InFlight>>,
+}
 
-    // Free slots, FIFO, each with the instant it became free.
-    let mut free: VecDeque<(usize, Instant)> = (0..qd).map(|s| (s, start)).collect();
-    let mut history = vec![History { run_start: start, done: Some(start) }; qd];
-    let mut slots: Vec<Option<Slot>> = vec![None; qd];
-    let mut done: Vec<Completion> = Vec::with_capacity(qd);
-    let mut carry: Vec<Completion> = Vec::new();
-
-    let measure_start = start + opts.warmup;
-    let measure_cap = opts.measure_cap();
-    let mut phase = if opts.warmup.is_zero() { Phase::Measure } else { Phase::Warmup };
-    let mut phase_start = start;
-    let mut index = 1usize;
-    let mut sub_start = start;
-    let mut sub_end = sub_end_for(phase, sub_start, opts.subinterval, measure_start, measure_start + measure_cap);
-
-    let mut cur = IntervalStats::default();
-    let mut measure = IntervalStats::default();
-    let mut measure_seconds = 0.0;
-    let mut cpu_sub = CpuSample::now();
-    let mut cpu_measure = if phase == Phase::Measure { Some(cpu_sub.clone()) } else { None };
-    let cpu_total;
-    let step_end;
-    let mut series: Vec<f64> = Vec::new();
-    let mut last_rule: Option<SeenEnough> = None;
-    let mut interrupted = false;
-    let mut disk_full = false;
-
-    loop {
-        // 1. Completions that are ready.
-        engine.reap(0, None, &mut done)?;
-        for c in done.drain(..) {
-            if c.at >= sub_end {
-                carry.push(c);
-                continue;
-            }
-            account(&mut cur, &mut slots, &mut history, &mut free, &c, &mut disk_full)?;
+impl Slots {
+    fn new(queue_depth: usize, start: Instant) -> Self {
+        Slots {
+            free: (0..queue_depth).map(|s| (s, start)).collect(),
+            history: vec![History { run_start: start, done: Some(start) }; queue_depth],
+            in_flight: vec![None; queue_depth],
         }
+    }
 
-        // 2. Close the subinterval when its end has passed (or the disk is full).
-        let now = Instant::now();
-        if now >= sub_end || disk_full {
-            let end = if disk_full { now.min(sub_end) } else { sub_end };
-            let cpu_now = CpuSample::now();
-            let seconds = end.duration_since(sub_start).as_secs_f64();
-            on_row(&SubintervalReport {
-                phase,
-                index,
-                start_s: sub_start.duration_since(start).as_secs_f64(),
-                seconds,
-                stats: &cur,
-                cpu: cpu_sub.usage_until(&cpu_now),
-            })?;
-            cpu_sub = cpu_now;
-            let mut finished = disk_full || stop.load(Ordering::Relaxed);
-            if stop.load(Ordering::Relaxed) {
-                interrupted = true;
-            }
-            if phase == Phase::Measure {
-                measure.merge(&cur);
-                measure_seconds += seconds;
-                if let Some(v) = focus_value(opts.focus, &cur, seconds) {
-                    series.push(v);
-                }
-                if let Some(spec) = &opts.seen_enough {
-                    if series.len() >= 2 {
-                        if let Ok(r) =
-                            seen_enough(&series, spec.accuracy, spec.confidence, spec.min_samples, spec.method)
-                        {
-                            last_rule = Some(r);
-                            finished |= r.seen_enough;
-                        }
-                    }
-                }
-                if end >= phase_start + measure_cap {
-                    finished = true;
-                }
-            }
-            cur.reset();
-            if finished {
-                cpu_total = cpu_measure.as_ref().map(|m: &CpuSample| m.usage_until(&cpu_sub));
-                step_end = end;
-                break;
-            }
-            // Next subinterval (and maybe the next phase).
-            sub_start = end;
-            index += 1;
-            if phase == Phase::Warmup && sub_start >= measure_start {
-                phase = Phase::Measure;
-                phase_start = sub_start;
-                index = 1;
-                cpu_measure = Some(cpu_sub.clone());
-            }
-            sub_end = sub_end_for(phase, sub_start, opts.subinterval, measure_start, phase_start + measure_cap);
-            let held = std::mem::take(&mut carry);
-            for c in held {
-                if c.at >= sub_end {
-                    carry.push(c);
-                } else {
-                    account(&mut cur, &mut slots, &mut history, &mut free, &c, &mut disk_full)?;
-                }
-            }
-            continue;
-        }
+    fn busy(&self) -> usize {
+        self.in_flight.len() - self.free.len()
+    }
 
-        // 3. Launch every due arrival that has a slot.
-        match (&mut arrivals, &mut next_sched) {
-            (Some(proc_), Some(sched)) => {
-                while *sched <= now {
-                    let Some((slot, freed_at)) = free.pop_front() else { break };
-                    // Cheap test first: the slot free longest was free at the scheduled time.
-                    let late = freed_at > *sched && all_busy_at(&history, *sched);
-                    launch(
-                        engine,
-                        &mut workload,
-                        &mut slots,
-                        &mut history,
-                        bs,
-                        Start { slot, scheduled: Some(*sched), late },
-                    )?;
-                    *sched = start + Duration::from_secs_f64(proc_.next_offset());
-                }
-            }
-            _ => {
-                while let Some((slot, _)) = free.pop_front() {
-                    launch(
-                        engine,
-                        &mut workload,
-                        &mut slots,
-                        &mut history,
-                        bs,
-                        Start { slot, scheduled: None, late: false },
-                    )?;
-                }
-            }
-        }
+    /// The slot free longest, and how an arrival scheduled at `scheduled` (`None`: `--iops max`)
+    /// launched in it now counts. Launch lag is measured from `scheduled` to `launched`.
+    fn take(&mut self, scheduled: Option<Instant>) -> Option<(usize, bool)> {
+        let (slot, freed_at) = self.free.pop_front()?;
+        // Cheap test first: the slot free longest was free at the scheduled time.
+        let late = scheduled.is_some_and(|t| freed_at > t && all_busy_at(&self.history, t));
+        Some((slot, late))
+    }
 
-        // 4. Wait for a completion, the next arrival or the end of the subinterval.
-        let mut deadline = sub_end;
-        let mut arrival_next = false;
-        if let Some(s) = next_sched {
-            if !free.is_empty() && s < deadline {
-                deadline = s;
-                arrival_next = true;
+    fn start(&mut self, slot: usize, io: InFlight) {
+        self.in_flight[slot] = Some(io);
+        self.history[slot].start(io.scheduled, io.launched);
+    }
+
+    /// Free the slot of completion `c` and return what was in flight in it.
+    fn complete(&mut self, c: &Completion) -> anyhow::Result<InFlight> {
+        let Some(io) = self.in_flight.get_mut(c.slot).and_then(Option::take) else {
+            bail!("engine reported a completion for slot {} which is not in flight", c.slot);
+        };
+        self.free.push_back((c.slot, c.at));
+        self.history[c.slot].done = Some(c.at);
+        Ok(io)
+    }
+
+    /// Free the slot of a completion that is not counted (held past the end of the step, or
+    /// drained); false when it was not in flight.
+    fn discard(&mut self, c: &Completion) -> bool {
+        if self.in_flight.get_mut(c.slot).and_then(Option::take).is_some() {
+            self.free.push_back((c.slot, c.at));
+            true
+        } else {
+            false
+        }
+    }
+}
+
+/// Where the step is: phase, subinterval index and bounds.
+#[derive(Debug, Clone, Copy)]
+struct Clock {
+    start: Instant,
+    measure_start: Instant,
+    measure_cap: Duration,
+    subinterval: Duration,
+    phase: Phase,
+    phase_start: Instant,
+    index: usize,
+    sub_start: Instant,
+    sub_end: Instant,
+}
+
+impl Clock {
+    fn new(opts: &Options, start: Instant) -> Self {
+        let phase = if opts.warmup.is_zero() { Phase::Measure } else { Phase::Warmup };
+        let mut clock = Clock {
+            start,
+            measure_start: start + opts.warmup,
+            measure_cap: opts.measure_cap(),
+            subinterval: opts.subinterval,
+            phase,
+            phase_start: start,
+            index: 1,
+            sub_start: start,
+            sub_end: start,
+        };
+        clock.sub_end = clock.sub_end_from(start);
+        clock
+    }
+
+    /// End of a subinterval starting at `from`: one subinterval later, cut at the phase's end.
+    fn sub_end_from(&self, from: Instant) -> Instant {
+        let cap = match self.phase {
+            Phase::Warmup => self.measure_start,
+            Phase::Measure => self.phase_start + self.measure_cap,
+        };
+        (from + self.subinterval).min(cap)
+    }
+
+    /// Whether the measurement has reached its longest length at `end`.
+    fn measure_full(&self, end: Instant) -> bool {
+        self.phase == Phase::Measure && end >= self.phase_start + self.measure_cap
+    }
+
+    /// Move to the subinterval starting at `end`; true when that starts the measurement.
+    fn advance(&mut self, end: Instant) -> bool {
+        self.sub_start = end;
+        self.index += 1;
+        let entered_measure = self.phase == Phase::Warmup && end >= self.measure_start;
+        if entered_measure {
+            self.phase = Phase::Measure;
+            self.phase_start = end;
+            self.index = 1;
+        }
+        self.sub_end = self.sub_end_from(end);
+        entered_measure
+    }
+}
+
+/// What the measurement phase has gathered so far.
+#[derive(Default)]
+struct Measurement {
+    stats: IntervalStats,
+    seconds: f64,
+    /// Focus metric per measured subinterval, for the seen-enough rule.
+    series: Vec<f64>,
+    /// Last evaluation of the seen-enough rule.
+    last_rule: Option<SeenEnough>,
+    /// CPU reading when the measurement started.
+    cpu_start: Option<CpuSample>,
+}
+
+impl Measurement {
+    /// Merge one measured subinterval; true when the stop rule says the mean is known well enough.
+    fn add(&mut self, opts: &Options, sub: &IntervalStats, seconds: f64) -> bool {
+        self.stats.merge(sub);
+        self.seconds += seconds;
+        if let Some(v) = focus_value(opts.focus, sub, seconds) {
+            self.series.push(v);
+        }
+        let Some(spec) = &opts.seen_enough else { return false };
+        if self.series.len() < 2 {
+            return false;
+        }
+        match seen_enough(&self.series, spec.accuracy, spec.confidence, spec.min_samples, spec.method) {
+            Ok(r) => {
+                self.last_rule = Some(r);
+                r.seen_enough
+            }
+            Err(_) => false,
+        }
+    }
+
+    fn seen_enough_status(&self, opts: &Options) -> SeenEnoughStatus {
+        match &opts.seen_enough {
+            Some(_) => SeenEnoughStatus::On { result: self.last_rule },
+            None => SeenEnoughStatus::Off {
+                achieved: (self.series.len() >= 2)
+                    .then(|| seen_enough(&self.series, 0.05, 0.95, 5, SeenEnoughMethod::Ar1).ok().map(|r| r.achieved))
+                    .flatten(),
+            },
+        }
+    }
+}
+
+/// One step in progress. `run_step` drives it through its phases: reap what completed, close
+/// the subinterval when its end has passed, launch the arrivals that are due, wait.
+struct StepRun<'a> {
+    engine: &'a mut dyn Engine,
+    workload: Workload,
+    opts: &'a Options,
+    /// `None` with `--iops max`.
+    arrivals: Option<ArrivalProcess>,
+    /// Scheduled time of the next arrival (`None` with `--iops max`).
+    next_arrival: Option<Instant>,
+    slots: Slots,
+    clock: Clock,
+    /// This subinterval's counters.
+    current: IntervalStats,
+    measurement: Measurement,
+    cpu_sub: CpuSample,
+    /// Reaped completions (reused buffer).
+    reaped: Vec<Completion>,
+    /// Completions that belong to a later subinterval (they completed after its start).
+    held: Vec<Completion>,
+    interrupted: bool,
+    disk_full: bool,
+    /// End of the last subinterval, once the step has finished.
+    step_end: Option<Instant>,
+}
+
+impl<'a> StepRun<'a> {
+    fn new(engine: &'a mut dyn Engine, workload: Workload, opts: &'a Options) -> Self {
+        let start = Instant::now();
+        let mut arrivals = match opts.iops {
+            Iops::Rate(r) => Some(ArrivalProcess::new(
+                opts.arrivals,
+                r,
+                opts.seed,
+                Grid { warmup_s: opts.warmup.as_secs_f64(), sub_s: opts.subinterval.as_secs_f64() },
+            )),
+            Iops::Max => None,
+        };
+        let next_arrival = arrivals.as_mut().map(|a| start + Duration::from_secs_f64(a.next_offset()));
+        let clock = Clock::new(opts, start);
+        let cpu_sub = CpuSample::now();
+        let measurement = Measurement {
+            cpu_start: (clock.phase == Phase::Measure).then(|| cpu_sub.clone()),
+            ..Measurement::default()
+        };
+        StepRun {
+            engine,
+            workload,
+            opts,
+            arrivals,
+            next_arrival,
+            slots: Slots::new(opts.queue_depth, start),
+            clock,
+            current: IntervalStats::default(),
+            measurement,
+            cpu_sub,
+            reaped: Vec::with_capacity(opts.queue_depth),
+            held: Vec::new(),
+            interrupted: false,
+            disk_full: false,
+            step_end: None,
+        }
+    }
+
+    /// Phase 1: count the completions that are ready (those after the subinterval's end wait).
+    fn reap_ready(&mut self) -> anyhow::Result<()> {
+        self.engine.reap(0, None, &mut self.reaped)?;
+        let reaped = std::mem::take(&mut self.reaped);
+        for c in &reaped {
+            self.count_or_hold(c)?;
+        }
+        self.reaped = reaped;
+        self.reaped.clear();
+        Ok(())
+    }
+
+    fn count_or_hold(&mut self, c: &Completion) -> anyhow::Result<()> {
+        if c.at >= self.clock.sub_end {
+            self.held.push(*c);
+            return Ok(());
+        }
+        let io = self.slots.complete(c)?;
+        match c.result {
+            Ok(n) if n == io.len => {
+                let times = IoTimes {
+                    service_ns: c.at.saturating_duration_since(io.launched).as_nanos() as u64,
+                    response_ns: c.at.saturating_duration_since(io.scheduled).as_nanos() as u64,
+                    launch: io.launch,
+                };
+                self.current.record(io.kind, n as u64, times);
+            }
+            Err(errno) => {
+                self.disk_full |= errno == libc::ENOSPC;
+                self.current.record_error(io.kind);
+            }
+            Ok(_) => self.current.record_error(io.kind),
+        }
+        Ok(())
+    }
+
+    /// Whether the subinterval must close now (its end has passed, or the disk is full).
+    fn subinterval_over(&self, now: Instant) -> bool {
+        now >= self.clock.sub_end || self.disk_full
+    }
+
+    /// Phase 2: write the subinterval's row, merge it into the measurement, and move on to the
+    /// next subinterval. Returns true when the step is finished.
+    fn close_subinterval(
+        &mut self,
+        now: Instant,
+        stop: &AtomicBool,
+        on_row: &mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>,
+    ) -> anyhow::Result<bool> {
+        let end = if self.disk_full { now.min(self.clock.sub_end) } else { self.clock.sub_end };
+        let cpu_now = CpuSample::now();
+        let seconds = end.duration_since(self.clock.sub_start).as_secs_f64();
+        on_row(&SubintervalReport {
+            phase: self.clock.phase,
+            index: self.clock.index,
+            start_s: self.clock.sub_start.duration_since(self.clock.start).as_secs_f64(),
+            seconds,
+            stats: &self.current,
+            cpu: self.cpu_sub.usage_until(&cpu_now),
+        })?;
+        self.cpu_sub = cpu_now;
+        self.interrupted = stop.load(Ordering::Relaxed);
+        let mut finished = self.disk_full || self.interrupted;
+        if self.clock.phase == Phase::Measure {
+            finished |= self.measurement.add(self.opts, &self.current, seconds);
+            finished |= self.clock.measure_full(end);
+        }
+        self.current.reset();
+        if finished {
+            self.step_end = Some(end);
+            return Ok(true);
+        }
+        if self.clock.advance(end) {
+            self.measurement.cpu_start = Some(self.cpu_sub.clone());
+        }
+        for c in std::mem::take(&mut self.held) {
+            self.count_or_hold(&c)?;
+        }
+        Ok(false)
+    }
+
+    /// Phase 3: launch every due arrival that has a slot (with `--iops max`: fill every slot).
+    fn launch_due(&mut self, now: Instant) -> anyhow::Result<()> {
+        let len = self.opts.block_size as usize;
+        let Some(arrivals) = self.arrivals.as_mut() else {
+            while let Some((slot, _)) = self.slots.take(None) {
+                launch_io(self.engine, &mut self.workload, &mut self.slots, len, slot, None, false)?;
+            }
+            return Ok(());
+        };
+        while let Some(scheduled) = self.next_arrival.filter(|t| *t <= now) {
+            let Some((slot, late)) = self.slots.take(Some(scheduled)) else { break };
+            launch_io(self.engine, &mut self.workload, &mut self.slots, len, slot, Some(scheduled), late)?;
+            self.next_arrival = Some(self.clock.start + Duration::from_secs_f64(arrivals.next_offset()));
+        }
+        Ok(())
+    }
+
+    /// Phase 4: wait for a completion, the next arrival or the end of the subinterval.
+    ///
+    /// Hybrid wait: a timer wakes the thread late (timer slack, scheduler wake-up latency), and
+    /// that lag would be in every response time. So block only until `spin` before the next
+    /// arrival, then poll completions without blocking (return at once) until it is due.
+    fn wait(&mut self) -> anyhow::Result<()> {
+        let mut deadline = self.clock.sub_end;
+        let next_arrival = self.next_arrival.filter(|t| !self.slots.free.is_empty() && *t < deadline);
+        if let Some(arrival) = next_arrival {
+            deadline = arrival;
+            if !self.opts.spin.is_zero() {
+                let wake = arrival.checked_sub(self.opts.spin).unwrap_or(arrival);
+                if Instant::now() >= wake {
+                    std::hint::spin_loop();
+                    return Ok(());
+                }
+                deadline = wake;
             }
         }
-        // Hybrid wait: a timer wakes the thread late (timer slack, scheduler wake-up latency),
-        // and that lag would be in every response time. So block only until `spin` before the
-        // arrival, then poll completions without blocking until it is due.
-        if arrival_next && !opts.spin.is_zero() {
-            let wake = deadline.checked_sub(opts.spin).unwrap_or(deadline);
-            if Instant::now() >= wake {
-                std::hint::spin_loop();
-                continue;
-            }
-            deadline = wake;
-        }
-        let in_flight = qd - free.len();
-        if in_flight > 0 {
-            engine.reap(1, Some(deadline), &mut done)?;
+        if self.slots.busy() > 0 {
+            self.engine.reap(1, Some(deadline), &mut self.reaped)?;
         } else {
             let now = Instant::now();
             if deadline > now {
                 std::thread::sleep(deadline - now);
             }
         }
+        Ok(())
     }
 
-    // Completions held for a subinterval that will not come are not counted; their slots are free.
-    for c in carry.drain(..) {
-        if slots.get_mut(c.slot).and_then(Option::take).is_some() {
-            free.push_back((c.slot, c.at));
+    /// After the last subinterval: drop held completions, drain what is in flight, and sum up.
+    fn finish(mut self) -> anyhow::Result<StepOutcome> {
+        // Completions held for a subinterval that will not come are not counted; their slots are free.
+        for c in std::mem::take(&mut self.held) {
+            self.slots.discard(&c);
         }
+        drain(self.engine, &mut self.slots)?;
+        let step_end = self.step_end.unwrap_or_else(Instant::now);
+        let behind_s = self.next_arrival.map_or(0.0, |t| step_end.saturating_duration_since(t).as_secs_f64());
+        let cpu = match &self.measurement.cpu_start {
+            Some(start) => start.usage_until(&self.cpu_sub),
+            None => self.cpu_sub.usage_until(&self.cpu_sub),
+        };
+        Ok(StepOutcome {
+            seen_enough: self.measurement.seen_enough_status(self.opts),
+            measure: self.measurement.stats,
+            measure_seconds: self.measurement.seconds,
+            cpu,
+            interrupted: self.interrupted,
+            disk_full: self.disk_full,
+            behind_s,
+            engine: self.engine.name(),
+        })
     }
-    drain(engine, &mut slots, qd - free.len())?;
-    let behind_s = next_sched.map_or(0.0, |t| step_end.saturating_duration_since(t).as_secs_f64());
-    let seen = match &opts.seen_enough {
-        Some(_) => SeenEnoughStatus::On { result: last_rule },
-        None => SeenEnoughStatus::Off {
-            achieved: (series.len() >= 2)
-                .then(|| seen_enough(&series, 0.05, 0.95, 5, SeenEnoughMethod::Ar1).ok().map(|r| r.achieved))
-                .flatten(),
-        },
-    };
-    Ok(StepOutcome {
-        measure,
-        measure_seconds,
-        cpu: cpu_total.unwrap_or_else(|| {
-            let now = CpuSample::now();
-            now.usage_until(&now)
-        }),
-        seen_enough: seen,
-        interrupted,
-        disk_full,
-        behind_s,
-        engine: engine.name(),
-    })
 }
 
-fn sub_end_for(phase: Phase, from: Instant, sub: Duration, measure_start: Instant, measure_end: Instant) -> Instant {
-    let cap = match phase {
-        Phase::Warmup => measure_start,
-        Phase::Measure => measure_end,
-    };
-    (from + sub).min(cap)
+/// Run one step: warm-up then measurement, calling `on_row` as each subinterval closes.
+pub fn run_step(
+    engine: &mut dyn Engine,
+    workload: Workload,
+    opts: &Options,
+    stop: &AtomicBool,
+    on_row: &mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>,
+) -> anyhow::Result<StepOutcome> {
+    let mut step = StepRun::new(engine, workload, opts);
+    loop {
+        step.reap_ready()?;
+        let now = Instant::now();
+        if step.subinterval_over(now) {
+            if step.close_subinterval(now, stop, on_row)? {
+                break;
+            }
+            continue;
+        }
+        step.launch_due(now)?;
+        step.wait()?;
+    }
+    step.finish()
 }
 
 fn focus_value(focus: Focus, s: &IntervalStats, seconds: f64) -> Option<f64> {
@@ -378,75 +557,39 @@ fn focus_value(focus: Focus, s: &IntervalStats, seconds: f64) -> Option<f64> {
     }
 }
 
-/// Which slot an IO starts in, when it was scheduled (`None`: now) and whether it is late.
-struct Start {
+/// Start the workload's next IO in `slot`. `scheduled`: the arrival's time (`None`: `--iops
+/// max`, scheduled the moment it is launched); `late`: every slot was busy at that time.
+fn launch_io(
+    engine: &mut dyn Engine,
+    workload: &mut Workload,
+    slots: &mut Slots,
+    len: usize,
     slot: usize,
     scheduled: Option<Instant>,
     late: bool,
-}
-
-fn launch(
-    engine: &mut dyn Engine,
-    workload: &mut Workload,
-    slots: &mut [Option<Slot>],
-    history: &mut [History],
-    bs: usize,
-    start: Start,
 ) -> anyhow::Result<()> {
-    let Start { slot, scheduled, late } = start;
     let (kind, offset) = workload.next_io();
     let launched = Instant::now();
-    // `None` (--iops max): the IO is scheduled the moment it is launched.
-    let scheduled = scheduled.unwrap_or(launched);
-    slots[slot] = Some(Slot { kind, len: bs, scheduled, launched, late });
-    history[slot].start(scheduled, launched);
-    engine
-        .submit(Submission { slot, kind, offset, len: bs })
-        .with_context(|| format!("submitting an IO at byte {offset}"))
-}
-
-fn account(
-    cur: &mut IntervalStats,
-    slots: &mut [Option<Slot>],
-    history: &mut [History],
-    free: &mut VecDeque<(usize, Instant)>,
-    c: &Completion,
-    disk_full: &mut bool,
-) -> anyhow::Result<()> {
-    let Some(s) = slots.get_mut(c.slot).and_then(Option::take) else {
-        bail!("engine reported a completion for slot {} which is not in flight", c.slot);
+    let launch = match scheduled {
+        None => Launch::Unscheduled,
+        Some(_) if late => Launch::Late,
+        Some(t) => Launch::OnTime { lag_ns: launched.saturating_duration_since(t).as_nanos() as u64 },
     };
-    free.push_back((c.slot, c.at));
-    history[c.slot].done = Some(c.at);
-    match c.result {
-        Ok(n) if n == s.len => {
-            let service = c.at.saturating_duration_since(s.launched).as_nanos() as u64;
-            let response = c.at.saturating_duration_since(s.scheduled).as_nanos() as u64;
-            cur.record(s.kind, n as u64, service, response, s.late);
-        }
-        Err(errno) => {
-            if errno == libc::ENOSPC {
-                *disk_full = true;
-            }
-            cur.record_error(s.kind);
-        }
-        Ok(_) => cur.record_error(s.kind),
-    }
-    Ok(())
+    slots.start(slot, InFlight { kind, len, scheduled: scheduled.unwrap_or(launched), launched, launch });
+    engine.submit(Submission { slot, kind, offset, len }).with_context(|| format!("submitting an IO at byte {offset}"))
 }
 
-fn drain(engine: &mut dyn Engine, slots: &mut [Option<Slot>], mut in_flight: usize) -> anyhow::Result<()> {
+/// Wait (at most [`DRAIN_TIMEOUT`]) for the IOs still in flight; they are not counted.
+fn drain(engine: &mut dyn Engine, slots: &mut Slots) -> anyhow::Result<()> {
     let deadline = Instant::now() + DRAIN_TIMEOUT;
     let mut out = Vec::new();
-    while in_flight > 0 {
+    while slots.busy() > 0 {
         if Instant::now() >= deadline {
-            bail!("{in_flight} IOs still in flight {} s after the end of the step", DRAIN_TIMEOUT.as_secs());
+            bail!("{} IOs still in flight {} s after the end of the step", slots.busy(), DRAIN_TIMEOUT.as_secs());
         }
         engine.reap(1, Some(deadline), &mut out)?;
         for c in out.drain(..) {
-            if slots.get_mut(c.slot).and_then(Option::take).is_some() {
-                in_flight -= 1;
-            }
+            slots.discard(&c);
         }
     }
     Ok(())
@@ -521,6 +664,76 @@ mod tests {
         assert!(m.ios > 1000);
         assert_eq!(m.service_sum_ns, m.response_sum_ns);
         assert_eq!(m.late_ios, 0);
+        // No schedule, so no launch lag either.
+        assert_eq!(m.on_time_ios, 0);
+        assert!(m.lag_ms().is_none());
+    }
+
+    #[test]
+    fn at_a_rate_every_on_time_io_has_its_launch_lag() {
+        // The null engine completes at once, so no arrival finds every slot busy: all are on
+        // time, and the lag (launch − scheduled) is iogen's alone: response − service per IO.
+        let (_, out) = run(&opts(Iops::Rate(2000.0), 0, 200, 100));
+        let m = &out.measure.overall;
+        assert!(m.ios > 300, "{}", m.ios);
+        assert_eq!(m.late_ios, 0);
+        assert_eq!(m.on_time_ios, m.ios);
+        assert_eq!(m.lag_sum_ns, m.response_sum_ns - m.service_sum_ns);
+        let lag = m.lag_ms().unwrap();
+        assert!(lag.avg >= 0.0 && lag.avg <= lag.max && lag.p99 <= lag.max * 1.001, "{lag:?}");
+        assert_eq!(out.engine, "null");
+    }
+
+    #[test]
+    fn clock_cuts_subintervals_at_the_phase_ends() {
+        let o = opts(Iops::Max, 100, 100, 40);
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut c = Clock::new(&o, t0);
+        let mut seen = vec![(c.phase, c.index, c.sub_end)];
+        while !c.measure_full(c.sub_end) {
+            let entered = c.advance(c.sub_end);
+            assert_eq!(entered, c.sub_start == ms(100));
+            seen.push((c.phase, c.index, c.sub_end));
+        }
+        use Phase::{Measure, Warmup};
+        let expected = [
+            (Warmup, 1, ms(40)),
+            (Warmup, 2, ms(80)),
+            (Warmup, 3, ms(100)),
+            (Measure, 1, ms(140)),
+            (Measure, 2, ms(180)),
+            (Measure, 3, ms(200)),
+        ];
+        assert_eq!(seen, expected);
+    }
+
+    #[test]
+    fn the_slot_free_longest_is_taken_and_lateness_needs_every_slot_busy() {
+        let t0 = Instant::now();
+        let ms = |n: u64| t0 + Duration::from_millis(n);
+        let mut s = Slots::new(2, t0);
+        let io = |at: Instant| InFlight {
+            kind: OpKind::Read,
+            len: 1,
+            scheduled: at,
+            launched: at,
+            launch: Launch::Unscheduled,
+        };
+        let (a, late) = s.take(Some(ms(1))).unwrap();
+        assert_eq!((a, late), (0, false));
+        s.start(a, io(ms(1)));
+        let (b, _) = s.take(Some(ms(1))).unwrap();
+        s.start(b, io(ms(1)));
+        assert_eq!(s.busy(), 2);
+        assert!(s.take(Some(ms(2))).is_none());
+        // Slot 1 completes at 5, slot 0 at 6: an arrival scheduled at 3 found both busy (late),
+        // one scheduled at 5 had slot 1 free (on time), and gets slot 1, the one free longest.
+        s.complete(&Completion { slot: 1, result: Ok(1), at: ms(5) }).unwrap();
+        s.complete(&Completion { slot: 0, result: Ok(1), at: ms(6) }).unwrap();
+        assert_eq!(s.take(Some(ms(3))), Some((1, true)));
+        assert_eq!(s.take(Some(ms(5))), Some((0, false)));
+        assert!(s.complete(&Completion { slot: 1, result: Ok(1), at: ms(7) }).is_err(), "not in flight");
     }
 
     #[test]

@@ -130,6 +130,7 @@ mod tests {
     use super::*;
     use crate::engine::OpKind;
     use crate::scheduler::Phase;
+    use crate::stats::{IoTimes, Launch};
 
     fn info() -> StepInfo {
         StepInfo {
@@ -148,11 +149,14 @@ mod tests {
     #[test]
     fn rows_match_the_columns() {
         let mut st = IntervalStats::default();
+        let on_time =
+            IoTimes { service_ns: 1_000_000, response_ns: 2_000_000, launch: Launch::OnTime { lag_ns: 50_000 } };
         for _ in 0..70 {
-            st.record(OpKind::Read, 4096, 1_000_000, 2_000_000, false);
+            st.record(OpKind::Read, 4096, on_time);
         }
+        let late = IoTimes { service_ns: 3_000_000, response_ns: 3_000_000, launch: Launch::Late };
         for _ in 0..30 {
-            st.record(OpKind::Write, 4096, 3_000_000, 3_000_000, true);
+            st.record(OpKind::Write, 4096, late);
         }
         let cpu = CpuUsage { busy_pct: Some(10.0), sys_pct: Some(2.0), iowait_pct: None, cores: 2, iogen_pct: 5.0 };
         let rep = SubintervalReport { phase: Phase::Measure, index: 3, start_s: 2.0, seconds: 1.0, stats: &st, cpu };
