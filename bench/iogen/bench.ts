@@ -126,7 +126,11 @@ function median(xs: readonly number[]): number {
 /** iogen's summary CSV (one row per category) → the overall row of the measured phase. */
 function iogenRun(args: readonly string[], workDir: string, seconds: number): Run {
   const summary = join(workDir, "summary.csv");
-  run(IOGEN, ["run", ...args, "--warmup", "1s", "--duration", `${seconds}s`, "--summary", summary], seconds + 120);
+  run(
+    IOGEN,
+    ["run", ...args, "--warmup", "1s", "--duration", `${seconds}s`, "--summary", summary, "--force"],
+    seconds + 120,
+  );
   const parsed = Papa.parse<Record<string, string>>(readFileSync(summary, "utf8"), {
     header: true,
     skipEmptyLines: true,

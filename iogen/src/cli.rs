@@ -21,10 +21,13 @@ Output: one CSV row per subinterval and category (overall, read, write) with --c
 row per step and category with --summary (format: docs/iogen-csv.md), a table on stderr, and the \
 summary as JSON on stdout with --json.
 
-Safety: iogen writes only to files it lays out itself (recognised by a header block, not by \
-name), or to a target named again with --allow-overwrite. Writes to any other existing file or \
-block device are refused before any IO (exit code 2); mounted or otherwise used devices are \
-always refused. Read-only workloads (--read-pct 100, the default) open the target read-only.
+Safety: iogen writes only to files it lays out itself (recognised by a header block with a \
+checksum, not by name), or to a target named again with --allow-overwrite. Writes to any other \
+existing file or block device are refused before any IO (exit code 2); mounted or otherwise used \
+devices are always refused; a target path that is a symbolic link is refused. Read-only \
+workloads (--read-pct 100, the default) open the target read-only. Output files are never \
+replaced without --force, and never when they are the plan, the target, a device or another \
+output. Every plan row, target and output is checked before anything is written.
 
 Sizes: bytes, or K/M/G/T = KiB/MiB/GiB/TiB (powers of 1024, as in fio); kB/MB/GB/TB are powers \
 of 1000. Durations: 500ms, 5s, 2m, 1h (a plain number is seconds).
@@ -142,7 +145,8 @@ pub struct RunArgs {
     /// Host name written to every row [default: this machine's hostname].
     #[arg(long, value_name = "NAME")]
     pub host: Option<String>,
-    /// Start at this wall-clock time (Unix milliseconds), to line up runs on several hosts.
+    /// Start at this wall-clock time (Unix milliseconds), to line up runs on several hosts; at most
+    /// 24 hours ahead (and not more than 24 hours ago).
     #[arg(long, value_name = "UNIX_MS")]
     pub start_at: Option<u64>,
     /// With --iops N: stop sleeping this many microseconds before each scheduled arrival and poll
@@ -159,6 +163,11 @@ pub struct RunArgs {
     /// block device); PATH must name the target again. Its data will be overwritten.
     #[arg(long, value_name = "PATH")]
     pub allow_overwrite: Vec<PathBuf>,
+    /// Replace existing --csv/--summary files (written beside them under a temporary name and
+    /// renamed over them at the end). Without it an existing output file is refused. Never
+    /// allows an output that is the plan, the target, a device or another output.
+    #[arg(long)]
+    pub force: bool,
 }
 
 /// Parse `KEY=VALUE`.

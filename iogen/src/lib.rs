@@ -11,6 +11,7 @@ pub mod engine;
 pub mod options;
 pub mod output;
 pub mod plan;
+pub mod preflight;
 pub mod scheduler;
 pub mod seen_enough;
 pub mod stats;

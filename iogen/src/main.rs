@@ -3,8 +3,6 @@
 //! Errors print as `Error: …` with their causes; exit codes: 0 done, 1 IO/system error, 2 invalid
 //! input or refused target, 130 interrupted (SIGINT/SIGTERM).
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -14,11 +12,13 @@ use anyhow::Context;
 use iogen::cli::{Cli, Command, RunArgs};
 use iogen::engine::{open_engine, EngineConfig};
 use iogen::options::{IoMode, Iops, OptionError, Options};
+use iogen::output::file::{create_output, OutputFileError};
 use iogen::output::{
     subinterval_columns, subinterval_records, summary_columns, summary_records, CsvExporter, JsonExporter, LineWriter,
     Record, StepInfo, TableExporter,
 };
 use iogen::plan::{read_plan, PlanError};
+use iogen::preflight::{check_run, PreflightError, RunPaths};
 use iogen::scheduler::run_step;
 use iogen::target::{self, TargetError};
 use iogen::workload::Workload;
@@ -47,7 +47,11 @@ fn main() {
 
 fn exit_code(e: &anyhow::Error) -> i32 {
     for cause in e.chain() {
-        if cause.is::<OptionError>() || cause.is::<PlanError>() {
+        if cause.is::<OptionError>()
+            || cause.is::<PlanError>()
+            || cause.is::<PreflightError>()
+            || cause.is::<OutputFileError>()
+        {
             return 2;
         }
         if let Some(t) = cause.downcast_ref::<TargetError>() {
@@ -69,6 +73,13 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let base = args.to_options();
     base.validate()?;
     let (label_keys, steps) = build_steps(&args, &base, plan.as_deref())?;
+    // Every target, output path and the start time, before anything is created or opened for writing.
+    let outputs: Vec<_> = [("--csv", &args.csv), ("--summary", &args.summary)]
+        .into_iter()
+        .filter_map(|(option, p)| p.as_deref().map(|p| (option, p)))
+        .collect();
+    let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
+    check_run(&step_opts, &RunPaths { plan: plan.as_deref(), outputs, force: args.force })?;
 
     let stop = Arc::new(AtomicBool::new(false));
     for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -79,24 +90,25 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     }
     precise_timers();
 
-    let mut csv = match &args.csv {
-        Some(p) => Some(LineWriter::new(
-            Box::new(BufWriter::new(File::create(p).with_context(|| format!("creating {}", p.display()))?)),
+    let (csv_sink, csv_rename) =
+        args.csv.as_deref().map(|p| create_output("--csv", p, args.force)).transpose()?.unzip();
+    let (sum_sink, sum_rename) =
+        args.summary.as_deref().map(|p| create_output("--summary", p, args.force)).transpose()?.unzip();
+    let mut csv = match (&args.csv, csv_sink) {
+        (Some(p), Some(sink)) => Some(LineWriter::new(
+            Box::new(sink),
             Box::new(CsvExporter),
             &subinterval_columns(&label_keys),
             &p.display().to_string(),
         )?),
-        None => None,
+        _ => None,
     };
     let sum_cols = summary_columns(&label_keys);
-    let mut summary = match &args.summary {
-        Some(p) => Some(LineWriter::new(
-            Box::new(BufWriter::new(File::create(p).with_context(|| format!("creating {}", p.display()))?)),
-            Box::new(CsvExporter),
-            &sum_cols,
-            &p.display().to_string(),
-        )?),
-        None => None,
+    let mut summary = match (&args.summary, sum_sink) {
+        (Some(p), Some(sink)) => {
+            Some(LineWriter::new(Box::new(sink), Box::new(CsvExporter), &sum_cols, &p.display().to_string())?)
+        }
+        _ => None,
     };
 
     if !wait_until(base.start_at_ms, &stop) {
@@ -182,6 +194,9 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     }
     if let Some(w) = summary {
         w.finish()?;
+    }
+    for rename in csv_rename.into_iter().chain(sum_rename) {
+        rename.commit()?;
     }
     let mut table =
         LineWriter::new(Box::new(std::io::stderr()), Box::new(TableExporter::default()), &sum_cols, "stderr")?;

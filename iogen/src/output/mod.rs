@@ -3,6 +3,7 @@
 //! The columns are documented in `docs/iogen-csv.md`.
 
 mod exporters;
+pub mod file;
 mod rows;
 
 pub use exporters::{CsvExporter, Exporter, JsonExporter, TableExporter};
