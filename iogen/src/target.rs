@@ -30,14 +30,15 @@
 //! refused, naming where it points — and the descriptor IO uses is compared (device, inode) with
 //! the one that was checked, so a file or link swapped in between is refused. Block devices are
 //! opened with `O_EXCL` for writing, so the kernel refuses a device that is mounted (in any mount
-//! namespace) or held exclusively by another process, even with `--allow-overwrite`.
+//! namespace) or held exclusively by another process, even with `--allow-overwrite`; that claim is
+//! taken when the steps are checked and held until iogen exits.
 
 use std::fs::{File, OpenOptions};
 use std::io::{Seek, SeekFrom, Write};
 use std::os::unix::fs::{FileExt, FileTypeExt, MetadataExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use anyhow::Context;
 use thiserror::Error;
@@ -144,27 +145,26 @@ struct Probe {
 
 /// Check every step's target before any IO, in step order, as the steps would find it: a file the
 /// first step creates (or grows) is iogen's own for the steps after it. Nothing is created or
-/// written; a block device that a step would write is opened `O_EXCL` (and closed) to prove no one
-/// else holds it.
+/// written; a block device that a step would write is claimed now (see [`claim_device`]), which
+/// proves no one else holds it and keeps it that way until iogen exits.
 pub fn check_steps(steps: &[&Options]) -> Result<(), TargetError> {
-    let mut seen: Vec<(PathBuf, Found, bool)> = Vec::new();
+    let mut seen: Vec<(PathBuf, Found, Option<FileId>)> = Vec::new();
     for o in steps {
         let path = o.target.as_path();
         let i = match seen.iter().position(|(p, _, _)| p == path) {
             Some(i) => i,
             None => {
-                let found = probe(path)?.found;
+                let Probe { found, id } = probe(path)?;
                 if found == Found::Absent {
                     check_directory(path)?;
                 }
-                seen.push((path.to_path_buf(), found, false));
+                seen.push((path.to_path_buf(), found, id));
                 seen.len() - 1
             }
         };
         let (kind, total) = decide(o, seen[i].1)?;
-        if kind == TargetKind::BlockDevice && o.writes() && !seen[i].2 {
-            drop(open_final(o, false, true)?);
-            seen[i].2 = true;
+        if kind == TargetKind::BlockDevice && o.writes() {
+            claim_device(path, seen[i].2)?;
         }
         let grown = match seen[i].1 {
             Found::Absent => true,
@@ -209,7 +209,10 @@ fn prepare_probed(opts: &Options, probe: Probe, stop: &AtomicBool) -> Result<Tar
         }
         _ => probe.id,
     };
-    let file = open_final(opts, opts.writes(), kind == TargetKind::BlockDevice && opts.writes())?;
+    if kind == TargetKind::BlockDevice && opts.writes() {
+        claim_device(path, probe.id)?;
+    }
+    let file = open_final(opts, opts.writes())?;
     let meta = file.metadata().with_context(|| format!("inspecting the opened {}", path.display()))?;
     if Some(file_id(&meta)) != expected {
         return Err(TargetError::Refused(format!(
@@ -340,26 +343,57 @@ fn decide(opts: &Options, found: Found) -> Result<(TargetKind, u64), TargetError
     Ok((kind, total))
 }
 
-/// Open the target for IO: `O_NOFOLLOW`, `O_DIRECT` with `--direct`, and `O_EXCL` when
-/// `exclusive` (a block device that will be written: the kernel then refuses one that is mounted
-/// or held, and no one else can claim it while iogen runs).
-fn open_final(opts: &Options, writes: bool, exclusive: bool) -> Result<File, TargetError> {
+/// `O_EXCL` descriptors of the block devices this process writes, held until it exits.
+static DEVICE_CLAIMS: Mutex<Vec<(FileId, File)>> = Mutex::new(Vec::new());
+
+/// Claim the block device at `path` (identity `id` as probed) for this process: open it `O_EXCL`
+/// (the kernel refuses while it is mounted in any mount namespace, or claimed by another process)
+/// and keep that descriptor until iogen exits, so no one can mount or claim it between the check
+/// and the last step. The opens for IO are then ordinary ones: an `O_EXCL` open per step would
+/// collide with the previous step's descriptor, which an io_uring ring releases asynchronously.
+fn claim_device(path: &Path, id: Option<FileId>) -> Result<(), TargetError> {
+    let mut claims = DEVICE_CLAIMS.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if claims.iter().any(|(c, _)| Some(*c) == id) {
+        return Ok(());
+    }
+    let flags = libc::O_EXCL | libc::O_NOFOLLOW | libc::O_CLOEXEC;
+    let f = match OpenOptions::new().read(true).custom_flags(flags).open(path) {
+        Ok(f) => f,
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => return Err(symlink_refusal(path)),
+        Err(e) if e.raw_os_error() == Some(libc::EBUSY) => {
+            return Err(in_use_refusal(
+                path,
+                "the kernel refused exclusive access (it is mounted, perhaps in another mount namespace, \
+                 or held open exclusively by another process)",
+            ))
+        }
+        Err(e) => {
+            return Err(TargetError::Io(
+                anyhow::Error::new(e).context(format!("opening {} exclusively", path.display())),
+            ))
+        }
+    };
+    let got = file_id(&f.metadata().with_context(|| format!("inspecting {}", path.display()))?);
+    if Some(got) != id {
+        return Err(TargetError::Refused(format!(
+            "refusing to use {}: it was replaced by another device between the check and the open; nothing was written",
+            path.display()
+        )));
+    }
+    claims.push((got, f));
+    Ok(())
+}
+
+/// Open the target for IO: `O_NOFOLLOW`, and `O_DIRECT` with `--direct`.
+fn open_final(opts: &Options, writes: bool) -> Result<File, TargetError> {
     let path = opts.target.as_path();
     let mut flags = libc::O_NOFOLLOW | libc::O_CLOEXEC;
     if opts.io_mode == IoMode::Direct {
         flags |= libc::O_DIRECT;
     }
-    if exclusive {
-        flags |= libc::O_EXCL;
-    }
     match OpenOptions::new().read(true).write(writes).custom_flags(flags).open(path) {
         Ok(f) => Ok(f),
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(symlink_refusal(path)),
-        Err(e) if exclusive && e.raw_os_error() == Some(libc::EBUSY) => Err(in_use_refusal(
-            path,
-            "the kernel refused exclusive access (it is mounted, perhaps in another mount namespace, \
-             or held open exclusively by another process)",
-        )),
         Err(e) => Err(TargetError::Io(anyhow::Error::new(e).context(format!(
             "opening {}{}",
             path.display(),

@@ -316,8 +316,22 @@ fn block_devices_in_use_are_refused_even_with_allow_overwrite() {
         eprintln!("SKIPPED the exclusive-holder case: python3 not found");
     }
     assert_eq!(std::fs::read(&img).unwrap(), vec![0x11u8; 8 << 20], "the device was written");
-    // Free and allowed: written (so the refusals above were not a broken device).
+    // Free and allowed: written (so the refusals above were not a broken device). Two writing
+    // steps with io_uring: the device stays claimed by iogen from the check to the last step.
     run(&allow).assert().success();
+    let plan = dir.path().join("plan.csv");
+    std::fs::write(&plan, "read_pct,engine\n0,io_uring\n50,io_uring\n0,sync\n").unwrap();
+    let mut c = iogen();
+    c.args(["plan", "--iops", "200", "--warmup", "0s", "--duration", "200ms", "--subinterval", "100ms"]);
+    c.arg(&plan).args(path_args(&[("--target", &dev), ("--allow-overwrite", &dev)]));
+    let out = c.output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    if err.contains("io_uring unavailable") {
+        eprintln!("io_uring not available here; the multi-step case ran no io_uring step: {err}");
+    } else {
+        assert!(out.status.success(), "{err}");
+        assert!(err.contains("step 3 of 3"), "{err}");
+    }
     try_cmd(&["sync"]).unwrap();
     assert_ne!(std::fs::read(&img).unwrap(), vec![0x11u8; 8 << 20]);
 }
