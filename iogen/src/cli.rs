@@ -6,8 +6,8 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::options::{
-    parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals, EngineKind, Focus, IoMode, Iops,
-    Options, Overwrite, SeenEnoughMethod, SeenEnoughSpec,
+    format_duration, format_size, parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals,
+    EngineKind, Focus, IoMode, Iops, Options, Overwrite, SeenEnoughMethod, SeenEnoughSpec, DEFAULT_SEEN_ENOUGH,
 };
 
 const LONG_ABOUT: &str = "\
@@ -77,58 +77,59 @@ pub struct RunArgs {
     #[arg(long, value_name = "SIZE", value_parser = parse_size)]
     pub size: Option<u64>,
     /// Bytes per IO (a multiple of 512 with --direct).
-    #[arg(long, value_name = "SIZE", default_value = "4KiB", value_parser = parse_size)]
+    #[arg(long, value_name = "SIZE", default_value = format_size(Options::default().block_size), value_parser = parse_size)]
     pub block_size: u64,
     /// Percentage of IOs that are reads (0-100); anything below 100 writes.
-    #[arg(long, value_name = "PCT", default_value = "100", value_parser = parse_pct)]
+    #[arg(long, value_name = "PCT", default_value_t = Options::default().read_pct, value_parser = parse_pct)]
     pub read_pct: f64,
     /// Percentage of IOs at a random block (0-100); the rest continue sequentially.
-    #[arg(long, value_name = "PCT", default_value = "100", value_parser = parse_pct)]
+    #[arg(long, value_name = "PCT", default_value_t = Options::default().random_pct, value_parser = parse_pct)]
     pub random_pct: f64,
     /// Requested arrival rate in IOs per second, or max (submit whenever a slot is free;
     /// response = service).
-    #[arg(long, value_name = "N|max", default_value = "max", value_parser = parse_iops)]
+    #[arg(long, value_name = "N|max", default_value_t = Options::default().iops, value_parser = parse_iops)]
     pub iops: Iops,
     /// Arrival process: poisson (exponential gaps, an open Poisson stream), uniform (equal gaps),
     /// or poisson-fixed (Poisson arrivals conditioned on exactly iops × length arrivals in each
     /// subinterval: the same burstiness, but the offered rate does not drift by chance; with
     /// plain poisson a 5 s run at 1000 IOPS offers 1000 ± 14 IOPS, one standard deviation).
-    #[arg(long, value_enum, default_value_t = Arrivals::Poisson)]
+    #[arg(long, value_enum, default_value_t = Options::default().arrivals)]
     pub arrivals: Arrivals,
     /// Most IOs in flight at once (slots).
-    #[arg(long, value_name = "N", default_value_t = 16, value_parser = clap::value_parser!(u64).range(1..=4096))]
+    #[arg(long, value_name = "N", default_value_t = Options::default().queue_depth as u64,
+          value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub queue_depth: u64,
     /// IO engine: sync (worker threads with pread/pwrite), io_uring, auto (io_uring where the
     /// kernel allows, else sync), null (no IO; for testing the generator itself).
-    #[arg(long, value_enum, default_value_t = EngineKind::Auto)]
+    #[arg(long, value_enum, default_value_t = Options::default().engine)]
     pub engine: EngineKind,
     /// Open the target with O_DIRECT (bypass the page cache; aligned buffers).
     #[arg(long)]
     pub direct: bool,
     /// Time to run before measuring (rows with phase warmup).
-    #[arg(long, value_name = "DURATION", default_value = "5s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = format_duration(Options::default().warmup), value_parser = parse_duration)]
     pub warmup: Duration,
     /// Measured time (with --seen-enough: see --max-duration).
-    #[arg(long, value_name = "DURATION", default_value = "60s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = format_duration(Options::default().duration), value_parser = parse_duration)]
     pub duration: Duration,
     /// Length of one subinterval (one CSV row per category).
-    #[arg(long, value_name = "DURATION", default_value = "1s", value_parser = parse_duration)]
+    #[arg(long, value_name = "DURATION", default_value = format_duration(Options::default().subinterval), value_parser = parse_duration)]
     pub subinterval: Duration,
     /// Stop measuring once the focus metric's mean is known to ±ACCURACY at CONFIDENCE (the
     /// SEEN_ENOUGH rule, checked after every subinterval), e.g. 5%@95%.
     #[arg(long, value_name = "ACCURACY@CONFIDENCE", value_parser = parse_seen_enough)]
     pub seen_enough: Option<(f64, f64)>,
     /// How SEEN_ENOUGH allows for correlated subintervals: iid, ivy (k = 2) or ar1.
-    #[arg(long, value_enum, default_value_t = SeenEnoughMethod::Ar1)]
+    #[arg(long, value_enum, default_value_t = DEFAULT_SEEN_ENOUGH.method)]
     pub seen_enough_method: SeenEnoughMethod,
     /// Shortest window SEEN_ENOUGH considers, in subintervals (ar1 uses at least 30).
-    #[arg(long, value_name = "N", default_value_t = 5)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_SEEN_ENOUGH.min_samples)]
     pub seen_enough_min: usize,
     /// Longest measurement with --seen-enough [default: --duration].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub max_duration: Option<Duration>,
     /// Metric --seen-enough watches: overall iops, or mean service or response time.
-    #[arg(long, value_enum, default_value_t = Focus::Iops)]
+    #[arg(long, value_enum, default_value_t = Options::default().focus)]
     pub focus: Focus,
     /// Write one row per subinterval and category to FILE (CSV, flushed every subinterval).
     #[arg(long, value_name = "FILE")]
@@ -140,7 +141,7 @@ pub struct RunArgs {
     #[arg(long = "label", value_name = "KEY=VALUE", value_parser = parse_label)]
     pub labels: Vec<(String, String)>,
     /// Seed of the arrival, read/write mix and offset generators (same seed, same sequence).
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = Options::default().seed)]
     pub seed: u64,
     /// Host name written to every row [default: this machine's hostname].
     #[arg(long, value_name = "NAME")]
@@ -153,7 +154,7 @@ pub struct RunArgs {
     /// for completions until it is due, so IOs launch on time rather than when a timer wakes the
     /// thread (typically tens of µs late; that lag is in the response time). Costs CPU while
     /// waiting: at most N µs per arrival. 0 = sleep until each arrival (least CPU).
-    #[arg(long, value_name = "N", default_value_t = crate::options::DEFAULT_SPIN_US,
+    #[arg(long, value_name = "N", default_value_t = Options::default().spin.as_micros() as u64,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub spin_us: u64,
     /// Print the summary as JSON on stdout.
@@ -254,11 +255,38 @@ pub fn hostname() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::options::{RUN_OPTIONS, STEP_OPTIONS};
 
     #[test]
     fn clap_definition_is_consistent() {
         Cli::command().debug_assert();
         command().debug_assert();
+    }
+
+    #[test]
+    fn defaults_are_options_default() {
+        let cli = parse_args(["iogen", "run", "--target", "/tmp/x", "--host", "h"]).unwrap();
+        let Command::Run(a) = cli.command else { panic!() };
+        assert_eq!(a.to_options(), Options { target: "/tmp/x".into(), host: "h".into(), ..Options::default() });
+        let help = command().find_subcommand_mut("run").unwrap().render_long_help().to_string();
+        for shown in ["[default: 4KiB]", "[default: 5s]", "[default: 60s]", "[default: max]", "[default: 50]"] {
+            assert!(help.contains(shown), "run --help lacks {shown}");
+        }
+    }
+
+    #[test]
+    fn every_option_is_a_step_option_or_a_run_option() {
+        // A plan column named like an option in neither list would silently become a label.
+        let cmd = command();
+        let run = cmd.find_subcommand("run").unwrap();
+        for arg in run.get_arguments() {
+            let Some(long) = arg.get_long().filter(|l| *l != "help") else { continue };
+            let key = crate::options::normalize_name(long);
+            assert!(
+                STEP_OPTIONS.contains(&key.as_str()) || RUN_OPTIONS.contains(&key.as_str()),
+                "--{long} is neither in STEP_OPTIONS nor in RUN_OPTIONS"
+            );
+        }
     }
 
     #[test]
@@ -277,7 +305,7 @@ mod tests {
         assert_eq!(o.duration, Duration::from_secs(60));
         assert_eq!(o.subinterval, Duration::from_secs(1));
         assert_eq!(o.seen_enough, None);
-        assert_eq!(o.spin, Duration::from_micros(crate::options::DEFAULT_SPIN_US));
+        assert_eq!(o.spin, Duration::from_micros(50));
         assert!(!o.host.is_empty());
         assert_eq!(o.validate(), Ok(()));
     }

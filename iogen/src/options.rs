@@ -156,6 +156,13 @@ pub struct Options {
 /// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
 pub const DEFAULT_SPIN_US: u64 = 50;
 
+/// The seen-enough rule when only `ACCURACY@CONFIDENCE` is given (window and method), and the
+/// rule whose `achieved_pm` is reported when none was requested: ±5 % at 95 %, at least 5
+/// subintervals, AR(1) correction (see `docs/functions/SEEN_ENOUGH.md`).
+pub const DEFAULT_SEEN_ENOUGH: SeenEnoughSpec =
+    SeenEnoughSpec { accuracy: 0.05, confidence: 0.95, min_samples: 5, method: SeenEnoughMethod::Ar1 };
+
+/// The defaults of every option; the command line's defaults are taken from here.
 impl Default for Options {
     fn default() -> Self {
         Options {
@@ -258,48 +265,142 @@ impl Options {
 
     /// Set one option from its long name (dashes or underscores) and a text value, as a plan row
     /// does. Returns `Ok(false)` when the name is not an option that can vary per step
-    /// (see [`STEP_OPTIONS`]).
+    /// (see [`STEP_OPTION_TABLE`]).
     pub fn apply(&mut self, name: &str, value: &str) -> Result<bool, OptionError> {
         let key = normalize_name(name);
-        let opt = key.replace('_', "-");
-        let err = |p: String| OptionError::invalid(&opt, p);
-        match key.as_str() {
-            "size" => self.size = Some(parse_size(value).map_err(err)?),
-            "block_size" | "bs" => self.block_size = parse_size(value).map_err(err)?,
-            "read_pct" => self.read_pct = parse_pct(value).map_err(err)?,
-            "random_pct" => self.random_pct = parse_pct(value).map_err(err)?,
-            "iops" => self.iops = parse_iops(value).map_err(err)?,
-            "queue_depth" | "iodepth" => {
-                self.queue_depth = value.trim().parse().map_err(|_| err(format!("'{value}' is not a whole number")))?
-            }
-            "arrivals" => self.arrivals = parse_enum(value).map_err(err)?,
-            "engine" => self.engine = parse_enum(value).map_err(err)?,
-            "warmup" => self.warmup = parse_duration(value).map_err(err)?,
-            "duration" => self.duration = parse_duration(value).map_err(err)?,
-            "subinterval" => self.subinterval = parse_duration(value).map_err(err)?,
-            "max_duration" => self.max_duration = Some(parse_duration(value).map_err(err)?),
-            "focus" => self.focus = parse_enum(value).map_err(err)?,
-            "seed" => self.seed = value.trim().parse().map_err(|_| err(format!("'{value}' is not a whole number")))?,
-            "direct" => self.io_mode = if parse_bool(value).map_err(err)? { IoMode::Direct } else { IoMode::Buffered },
-            "seen_enough" => {
-                let v = value.trim();
-                if v.is_empty() || v.eq_ignore_ascii_case("off") {
-                    self.seen_enough = None;
-                } else {
-                    let (accuracy, confidence) = parse_seen_enough(v).map_err(err)?;
-                    let prev = self.seen_enough.unwrap_or(SeenEnoughSpec {
-                        accuracy,
-                        confidence,
-                        min_samples: 5,
-                        method: SeenEnoughMethod::Ar1,
-                    });
-                    self.seen_enough = Some(SeenEnoughSpec { accuracy, confidence, ..prev });
-                }
-            }
-            _ => return Ok(false),
-        }
+        let Some(option) = STEP_OPTION_TABLE.iter().find(|o| o.name == key) else { return Ok(false) };
+        (option.set)(self, value).map_err(|problem| OptionError::invalid(&key.replace('_', "-"), problem))?;
         Ok(true)
     }
+}
+
+/// An option a plan column may set per step: its name and how a cell's text sets it. The
+/// table is the only place that knows both, so a column cannot be accepted as an option and
+/// still be written out as a label, nor the reverse.
+pub struct StepOption {
+    /// Column name as in plan files (lower case, `_`; dashes are accepted and folded).
+    pub name: &'static str,
+    /// The option this name sets when it is an alias (`bs` sets `block_size`).
+    pub alias_of: Option<&'static str>,
+    /// Parses the cell into the options; the error says what is wrong with the text.
+    set: fn(&mut Options, &str) -> Result<(), String>,
+}
+
+impl StepOption {
+    /// The option this column sets (its own name unless it is an alias).
+    pub fn option(&self) -> &'static str {
+        self.alias_of.unwrap_or(self.name)
+    }
+}
+
+const fn step(name: &'static str, set: fn(&mut Options, &str) -> Result<(), String>) -> StepOption {
+    StepOption { name, alias_of: None, set }
+}
+
+const fn alias(name: &'static str, of: &'static str, set: fn(&mut Options, &str) -> Result<(), String>) -> StepOption {
+    StepOption { name, alias_of: Some(of), set }
+}
+
+/// Every option a plan column may set, with how it is set.
+pub const STEP_OPTION_TABLE: [StepOption; 18] = [
+    step("size", |o, v| {
+        o.size = Some(parse_size(v)?);
+        Ok(())
+    }),
+    step("block_size", |o, v| {
+        o.block_size = parse_size(v)?;
+        Ok(())
+    }),
+    alias("bs", "block_size", |o, v| {
+        o.block_size = parse_size(v)?;
+        Ok(())
+    }),
+    step("read_pct", |o, v| {
+        o.read_pct = parse_pct(v)?;
+        Ok(())
+    }),
+    step("random_pct", |o, v| {
+        o.random_pct = parse_pct(v)?;
+        Ok(())
+    }),
+    step("iops", |o, v| {
+        o.iops = parse_iops(v)?;
+        Ok(())
+    }),
+    step("queue_depth", |o, v| {
+        o.queue_depth = parse_whole(v)?;
+        Ok(())
+    }),
+    alias("iodepth", "queue_depth", |o, v| {
+        o.queue_depth = parse_whole(v)?;
+        Ok(())
+    }),
+    step("arrivals", |o, v| {
+        o.arrivals = parse_enum(v)?;
+        Ok(())
+    }),
+    step("engine", |o, v| {
+        o.engine = parse_enum(v)?;
+        Ok(())
+    }),
+    step("warmup", |o, v| {
+        o.warmup = parse_duration(v)?;
+        Ok(())
+    }),
+    step("duration", |o, v| {
+        o.duration = parse_duration(v)?;
+        Ok(())
+    }),
+    step("subinterval", |o, v| {
+        o.subinterval = parse_duration(v)?;
+        Ok(())
+    }),
+    step("max_duration", |o, v| {
+        o.max_duration = Some(parse_duration(v)?);
+        Ok(())
+    }),
+    step("focus", |o, v| {
+        o.focus = parse_enum(v)?;
+        Ok(())
+    }),
+    step("seed", |o, v| {
+        o.seed = parse_whole(v)?;
+        Ok(())
+    }),
+    step("direct", |o, v| {
+        o.io_mode = if parse_bool(v)? { IoMode::Direct } else { IoMode::Buffered };
+        Ok(())
+    }),
+    step("seen_enough", set_seen_enough),
+];
+
+/// Names of [`STEP_OPTION_TABLE`], in its order.
+pub const STEP_OPTIONS: [&str; STEP_OPTION_TABLE.len()] = {
+    let mut names = [""; STEP_OPTION_TABLE.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = STEP_OPTION_TABLE[i].name;
+        i += 1;
+    }
+    names
+};
+
+/// `seen_enough` cell: `off` or empty turns the rule off; `ACCURACY@CONFIDENCE` turns it on,
+/// keeping the run's window and method (or the defaults when the run had none).
+fn set_seen_enough(o: &mut Options, value: &str) -> Result<(), String> {
+    let v = value.trim();
+    if v.is_empty() || v.eq_ignore_ascii_case("off") {
+        o.seen_enough = None;
+    } else {
+        let (accuracy, confidence) = parse_seen_enough(v)?;
+        let prev = o.seen_enough.unwrap_or(DEFAULT_SEEN_ENOUGH);
+        o.seen_enough = Some(SeenEnoughSpec { accuracy, confidence, ..prev });
+    }
+    Ok(())
+}
+
+fn parse_whole<T: std::str::FromStr>(value: &str) -> Result<T, String> {
+    value.trim().parse().map_err(|_| format!("'{value}' is not a whole number"))
 }
 
 fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
@@ -310,30 +411,8 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
     }
 }
 
-/// Options a plan column may set per step (names as in plan files; dashes also accepted).
-pub const STEP_OPTIONS: [&str; 18] = [
-    "size",
-    "block_size",
-    "bs",
-    "read_pct",
-    "random_pct",
-    "iops",
-    "queue_depth",
-    "iodepth",
-    "arrivals",
-    "engine",
-    "warmup",
-    "duration",
-    "subinterval",
-    "max_duration",
-    "focus",
-    "seed",
-    "direct",
-    "seen_enough",
-];
-
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 10] = [
+pub const RUN_OPTIONS: [&str; 11] = [
     "target",
     "csv",
     "summary",
@@ -343,6 +422,7 @@ pub const RUN_OPTIONS: [&str; 10] = [
     "allow_overwrite",
     "start_at",
     "seen_enough_method",
+    "seen_enough_min",
     "spin_us",
 ];
 
@@ -379,6 +459,36 @@ pub fn parse_size(s: &str) -> Result<u64, String> {
         return Err(format!("'{s}' is not a whole number of bytes"));
     }
     Ok(bytes as u64)
+}
+
+/// A byte size as `--block-size` accepts it: `4KiB`, `1MiB`, or bytes.
+pub fn format_size(bytes: u64) -> String {
+    match bytes {
+        0 => "0".into(),
+        b if b.is_multiple_of(1 << 30) => format!("{}GiB", b >> 30),
+        b if b.is_multiple_of(1 << 20) => format!("{}MiB", b >> 20),
+        b if b.is_multiple_of(1 << 10) => format!("{}KiB", b >> 10),
+        b => b.to_string(),
+    }
+}
+
+/// A duration as `--duration` accepts it: whole seconds as `5s`, else milliseconds (`1500ms`).
+pub fn format_duration(d: Duration) -> String {
+    if d.subsec_nanos() == 0 {
+        format!("{}s", d.as_secs())
+    } else {
+        format!("{}ms", d.as_secs_f64() * 1000.0)
+    }
+}
+
+impl std::fmt::Display for Iops {
+    /// `max` or the rate, as `--iops` accepts it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Iops::Max => f.write_str("max"),
+            Iops::Rate(r) => write!(f, "{r}"),
+        }
+    }
 }
 
 /// Parse a duration: a number with an optional unit `ms`, `s`, `m`, `h` (no unit: seconds).
@@ -488,6 +598,20 @@ mod tests {
     }
 
     #[test]
+    fn formatted_defaults_parse_back() {
+        for bytes in [512, 4096, 8192, 1 << 20, 3 << 30, 4097] {
+            assert_eq!(parse_size(&format_size(bytes)), Ok(bytes), "{bytes}");
+        }
+        assert_eq!(format_size(4096), "4KiB");
+        for d in [Duration::from_secs(5), Duration::from_millis(1500), Duration::ZERO] {
+            assert_eq!(parse_duration(&format_duration(d)), Ok(d), "{d:?}");
+        }
+        for iops in [Iops::Max, Iops::Rate(5000.0), Iops::Rate(0.5)] {
+            assert_eq!(parse_iops(&iops.to_string()), Ok(iops));
+        }
+    }
+
+    #[test]
     fn durations_and_rates() {
         assert_eq!(parse_duration("5s"), Ok(Duration::from_secs(5)));
         assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
@@ -549,6 +673,14 @@ mod tests {
         ];
         for (name, value) in STEP_OPTIONS.iter().zip(samples) {
             assert_eq!(o.apply(name, value), Ok(true), "{name}");
+        }
+        // An alias sets exactly what its option sets.
+        for alias in STEP_OPTION_TABLE.iter().filter(|t| t.alias_of.is_some()) {
+            let (mut by_alias, mut by_name) = (valid(), valid());
+            assert_eq!(by_alias.apply(alias.name, "8"), Ok(true));
+            assert_eq!(by_name.apply(alias.option(), "8"), Ok(true));
+            assert_eq!(by_alias, by_name, "{}", alias.name);
+            assert!(STEP_OPTIONS.contains(&alias.option()), "{} is an alias of an unknown option", alias.name);
         }
         let e = o.apply("queue_depth", "deep").unwrap_err();
         assert!(e.to_string().starts_with("--queue-depth:"), "{e}");

@@ -22,7 +22,7 @@ use anyhow::{bail, Context};
 use crate::arrivals::{ArrivalProcess, Grid};
 use crate::cpu::{CpuSample, CpuUsage};
 use crate::engine::{Completion, Engine, OpKind, Submission};
-use crate::options::{Focus, Iops, Options, SeenEnoughMethod};
+use crate::options::{Focus, Iops, Options, DEFAULT_SEEN_ENOUGH};
 use crate::seen_enough::{seen_enough, SeenEnough};
 use crate::stats::{IntervalStats, IoTimes, Launch};
 use crate::workload::Workload;
@@ -300,7 +300,12 @@ impl Measurement {
             Some(_) => SeenEnoughStatus::On { result: self.last_rule },
             None => SeenEnoughStatus::Off {
                 achieved: (self.series.len() >= 2)
-                    .then(|| seen_enough(&self.series, 0.05, 0.95, 5, SeenEnoughMethod::Ar1).ok().map(|r| r.achieved))
+                    .then(|| {
+                        let d = DEFAULT_SEEN_ENOUGH;
+                        seen_enough(&self.series, d.accuracy, d.confidence, d.min_samples, d.method)
+                            .ok()
+                            .map(|r| r.achieved)
+                    })
                     .flatten(),
             },
         }
@@ -599,7 +604,7 @@ fn drain(engine: &mut dyn Engine, slots: &mut Slots) -> anyhow::Result<()> {
 mod tests {
     use super::*;
     use crate::engine::NullEngine;
-    use crate::options::Arrivals;
+    use crate::options::{Arrivals, SeenEnoughMethod};
 
     fn opts(iops: Iops, warmup_ms: u64, dur_ms: u64, sub_ms: u64) -> Options {
         Options {
