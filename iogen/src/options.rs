@@ -412,7 +412,7 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
 }
 
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 11] = [
+pub const RUN_OPTIONS: [&str; 12] = [
     "target",
     "csv",
     "summary",
@@ -423,6 +423,7 @@ pub const RUN_OPTIONS: [&str; 11] = [
     "start_at",
     "seen_enough_method",
     "seen_enough_min",
+    "force",
     "spin_us",
 ];
 
