@@ -3,6 +3,7 @@
 //! Errors print as `Error: …` with their causes; exit codes: 0 done, 1 IO/system error, 2 invalid
 //! input or refused target, 130 interrupted (SIGINT/SIGTERM).
 
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -12,14 +13,14 @@ use anyhow::Context;
 use iogen::cli::{Cli, Command, RunArgs};
 use iogen::engine::{open_engine, EngineConfig};
 use iogen::options::{IoMode, Iops, OptionError, Options};
-use iogen::output::file::{create_output, OutputFileError};
+use iogen::output::file::{create_output, OutputFileError, PendingRename};
 use iogen::output::{
     subinterval_columns, subinterval_records, summary_columns, summary_records, CsvExporter, JsonExporter, LineWriter,
     Record, StepInfo, TableExporter,
 };
 use iogen::plan::{read_plan, PlanError};
 use iogen::preflight::{check_run, PreflightError, RunPaths};
-use iogen::scheduler::run_step;
+use iogen::scheduler::{run_step, StepOutcome, SubintervalReport};
 use iogen::target::{self, TargetError};
 use iogen::workload::Workload;
 
@@ -65,6 +66,7 @@ fn exit_code(e: &anyhow::Error) -> i32 {
     1
 }
 
+/// The pipeline: arguments → options and steps → checks → outputs → run every step → summaries.
 fn run(cli: Cli) -> anyhow::Result<i32> {
     let (args, plan) = match cli.command {
         Command::Run(args) => (args, None),
@@ -73,141 +75,23 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     let base = args.to_options();
     base.validate()?;
     let (label_keys, steps) = build_steps(&args, &base, plan.as_deref())?;
-    // Every target, output path and the start time, before anything is created or opened for writing.
-    let outputs: Vec<_> = [("--csv", &args.csv), ("--summary", &args.summary)]
-        .into_iter()
-        .filter_map(|(option, p)| p.as_deref().map(|p| (option, p)))
-        .collect();
-    let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
-    check_run(&step_opts, &RunPaths { plan: plan.as_deref(), outputs, force: args.force })?;
-
-    let stop = Arc::new(AtomicBool::new(false));
-    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
-        // The first signal asks for a clean stop; a second one exits at once.
-        signal_hook::flag::register_conditional_shutdown(sig, EXIT_INTERRUPTED, Arc::clone(&stop))
-            .context("installing the signal handler")?;
-        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing the signal handler")?;
-    }
+    check_before_writing(&args, plan.as_deref(), &steps)?;
+    let stop = stop_on_signals()?;
     precise_timers();
-
-    let (csv_sink, csv_rename) =
-        args.csv.as_deref().map(|p| create_output("--csv", p, args.force)).transpose()?.unzip();
-    let (sum_sink, sum_rename) =
-        args.summary.as_deref().map(|p| create_output("--summary", p, args.force)).transpose()?.unzip();
-    let mut csv = match (&args.csv, csv_sink) {
-        (Some(p), Some(sink)) => Some(LineWriter::new(
-            Box::new(sink),
-            Box::new(CsvExporter),
-            &subinterval_columns(&label_keys),
-            &p.display().to_string(),
-        )?),
-        _ => None,
-    };
-    let sum_cols = summary_columns(&label_keys);
-    let mut summary = match (&args.summary, sum_sink) {
-        (Some(p), Some(sink)) => {
-            Some(LineWriter::new(Box::new(sink), Box::new(CsvExporter), &sum_cols, &p.display().to_string())?)
-        }
-        _ => None,
-    };
-
+    let mut outputs = Outputs::create(&args, &label_keys)?;
     if !wait_until(base.start_at_ms, &stop) {
         eprintln!("iogen: interrupted before the start time");
         return Ok(EXIT_INTERRUPTED);
     }
-
-    let mut all: Vec<Record> = Vec::new();
     let mut interrupted = false;
     for (i, step) in steps.iter().enumerate() {
-        let o = &step.opts;
-        if !o.target.exists() {
-            eprintln!(
-                "iogen: laying out {} ({} bytes of non-zero data)",
-                o.target.display(),
-                o.size.unwrap_or(target::DEFAULT_NEW_SIZE)
-            );
-        }
-        let target = target::prepare(o, &stop)?;
-        let blocks = target.blocks(o.block_size);
-        let cfg = EngineConfig {
-            file: target.file.clone(),
-            queue_depth: o.queue_depth,
-            block_size: o.block_size as usize,
-            direct: o.io_mode == IoMode::Direct,
-        };
-        let mut engine = open_engine(o.engine, &cfg)
-            .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
-        eprintln!(
-            "iogen: step {} of {} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}",
-            i + 1,
-            steps.len(),
-            step.name,
-            o.target.display(),
-            target.kind,
-            o.block_size,
-            engine.name()
-        );
-        let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
-        let info = StepInfo {
-            host: o.host.clone(),
-            step: i + 1,
-            step_name: step.name.clone(),
-            target_iops: match o.iops {
-                Iops::Rate(r) => Some(r),
-                Iops::Max => None,
-            },
-            block_size: o.block_size,
-            read_pct: o.read_pct,
-            random_pct: o.random_pct,
-            queue_depth: o.queue_depth,
-            labels: step.labels.clone(),
-        };
-        let outcome = run_step(engine.as_mut(), workload, o, &stop, &mut |r| match csv.as_mut() {
-            Some(w) => w.write(&subinterval_records(&info, r)),
-            None => Ok(()),
-        })?;
-        drop(engine);
-        let recs = summary_records(&info, &outcome);
-        if let Some(w) = summary.as_mut() {
-            w.write(&recs)?;
-        }
-        all.extend(recs);
-        if outcome.behind_s > 0.1 {
-            eprintln!(
-                "iogen: step {} ended {:.3} s behind schedule: the target (or this host) could not sustain the requested \
-                 rate at queue depth {}; arrivals still waiting were not issued (see late_ios and response times)",
-                i + 1,
-                outcome.behind_s,
-                o.queue_depth
-            );
-        }
-        if outcome.disk_full {
-            eprintln!("iogen: step {} ended early: the target is full (ENOSPC)", i + 1);
-        }
+        let outcome = run_one_step(i + 1, steps.len(), step, &stop, &mut outputs)?;
         if outcome.interrupted || stop.load(Ordering::Relaxed) {
             interrupted = true;
             break;
         }
     }
-    if let Some(w) = csv {
-        w.finish()?;
-    }
-    if let Some(w) = summary {
-        w.finish()?;
-    }
-    for rename in csv_rename.into_iter().chain(sum_rename) {
-        rename.commit()?;
-    }
-    let mut table =
-        LineWriter::new(Box::new(std::io::stderr()), Box::new(TableExporter::default()), &sum_cols, "stderr")?;
-    table.write(&all)?;
-    table.finish()?;
-    if args.json {
-        let mut json =
-            LineWriter::new(Box::new(std::io::stdout()), Box::new(JsonExporter::default()), &sum_cols, "stdout")?;
-        json.write(&all)?;
-        json.finish()?;
-    }
+    outputs.finish(args.json)?;
     if interrupted {
         eprintln!("iogen: interrupted; the current subinterval and the summary were written");
         return Ok(EXIT_INTERRUPTED);
@@ -215,13 +99,168 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// Every target, output path and the start time, before anything is created or opened for writing.
+fn check_before_writing(args: &RunArgs, plan: Option<&Path>, steps: &[Step]) -> anyhow::Result<()> {
+    let outputs: Vec<_> = [("--csv", &args.csv), ("--summary", &args.summary)]
+        .into_iter()
+        .filter_map(|(option, p)| p.as_deref().map(|p| (option, p)))
+        .collect();
+    let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
+    check_run(&step_opts, &RunPaths { plan, outputs, force: args.force })?;
+    Ok(())
+}
+
+/// The flag SIGINT/SIGTERM set: the first signal asks for a clean stop; a second one exits at once.
+fn stop_on_signals() -> anyhow::Result<Arc<AtomicBool>> {
+    let stop = Arc::new(AtomicBool::new(false));
+    for sig in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+        signal_hook::flag::register_conditional_shutdown(sig, EXIT_INTERRUPTED, Arc::clone(&stop))
+            .context("installing the signal handler")?;
+        signal_hook::flag::register(sig, Arc::clone(&stop)).context("installing the signal handler")?;
+    }
+    Ok(stop)
+}
+
+/// An output file being written, and the rename that puts it in place at the end.
+struct OutputFile {
+    writer: LineWriter,
+    rename: PendingRename,
+}
+
+impl OutputFile {
+    fn create(option: &str, path: &Path, force: bool, columns: &[String]) -> anyhow::Result<Self> {
+        let (sink, rename) = create_output(option, path, force)?;
+        let writer = LineWriter::new(Box::new(sink), Box::new(CsvExporter), columns, &path.display().to_string())?;
+        Ok(OutputFile { writer, rename })
+    }
+}
+
+/// Where rows go: the subinterval CSV, the summary CSV, and the summary rows kept for the table
+/// on stderr and the JSON on stdout.
+struct Outputs {
+    csv: Option<OutputFile>,
+    summary: Option<OutputFile>,
+    summary_columns: Vec<String>,
+    summary_rows: Vec<Record>,
+}
+
+impl Outputs {
+    fn create(args: &RunArgs, label_keys: &[String]) -> anyhow::Result<Self> {
+        let summary_columns = summary_columns(label_keys);
+        let csv = match &args.csv {
+            Some(p) => Some(OutputFile::create("--csv", p, args.force, &subinterval_columns(label_keys))?),
+            None => None,
+        };
+        let summary = match &args.summary {
+            Some(p) => Some(OutputFile::create("--summary", p, args.force, &summary_columns)?),
+            None => None,
+        };
+        Ok(Outputs { csv, summary, summary_columns, summary_rows: Vec::new() })
+    }
+
+    fn subinterval(&mut self, info: &StepInfo, report: &SubintervalReport) -> anyhow::Result<()> {
+        match self.csv.as_mut() {
+            Some(f) => f.writer.write(&subinterval_records(info, report)),
+            None => Ok(()),
+        }
+    }
+
+    fn step(&mut self, info: &StepInfo, outcome: &StepOutcome) -> anyhow::Result<()> {
+        let records = summary_records(info, outcome);
+        if let Some(f) = self.summary.as_mut() {
+            f.writer.write(&records)?;
+        }
+        self.summary_rows.extend(records);
+        Ok(())
+    }
+
+    /// Close the files and put them in place, then the table on stderr and (with `--json`) the
+    /// summary on stdout.
+    fn finish(self, json: bool) -> anyhow::Result<()> {
+        let files: Vec<OutputFile> = self.csv.into_iter().chain(self.summary).collect();
+        let mut renames = Vec::new();
+        for f in files {
+            f.writer.finish()?;
+            renames.push(f.rename);
+        }
+        for rename in renames {
+            rename.commit()?;
+        }
+        let cols = &self.summary_columns;
+        let mut table =
+            LineWriter::new(Box::new(std::io::stderr()), Box::new(TableExporter::default()), cols, "stderr")?;
+        table.write(&self.summary_rows)?;
+        table.finish()?;
+        if json {
+            let mut out =
+                LineWriter::new(Box::new(std::io::stdout()), Box::new(JsonExporter::default()), cols, "stdout")?;
+            out.write(&self.summary_rows)?;
+            out.finish()?;
+        }
+        Ok(())
+    }
+}
+
+/// Step `number` of `count`: prepare the target, open the engine, run, write the rows.
+fn run_one_step(
+    number: usize,
+    count: usize,
+    step: &Step,
+    stop: &AtomicBool,
+    outputs: &mut Outputs,
+) -> anyhow::Result<StepOutcome> {
+    let o = &step.opts;
+    if !o.target.exists() {
+        eprintln!(
+            "iogen: laying out {} ({} bytes of non-zero data)",
+            o.target.display(),
+            o.size.unwrap_or(target::DEFAULT_NEW_SIZE)
+        );
+    }
+    let target = target::prepare(o, stop)?;
+    let blocks = target.blocks(o.block_size);
+    let cfg = EngineConfig {
+        file: target.file.clone(),
+        queue_depth: o.queue_depth,
+        block_size: o.block_size as usize,
+        direct: o.io_mode == IoMode::Direct,
+    };
+    let mut engine = open_engine(o.engine, &cfg)
+        .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
+    eprintln!(
+        "iogen: step {number} of {count} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}",
+        step.name,
+        o.target.display(),
+        target.kind,
+        o.block_size,
+        engine.name()
+    );
+    let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
+    let info = StepInfo::new(o, number, &step.name, &step.labels);
+    let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r))?;
+    drop(engine);
+    outputs.step(&info, &outcome)?;
+    warn_about(number, o, &outcome);
+    Ok(outcome)
+}
+
+/// What the user must know about a finished step to read its numbers right.
+fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
+    if outcome.behind_s > 0.1 {
+        eprintln!(
+            "iogen: step {number} ended {:.3} s behind schedule: the target (or this host) could not sustain the \
+             requested rate at queue depth {}; arrivals still waiting were not issued (see late_ios and response times)",
+            outcome.behind_s, o.queue_depth
+        );
+    }
+    if outcome.disk_full {
+        eprintln!("iogen: step {number} ended early: the target is full (ENOSPC)");
+    }
+}
+
 /// Steps from the command line alone (`run`) or from a plan; label keys are the `--label` keys,
 /// then the plan's label columns.
-fn build_steps(
-    args: &RunArgs,
-    base: &Options,
-    plan: Option<&std::path::Path>,
-) -> anyhow::Result<(Vec<String>, Vec<Step>)> {
+fn build_steps(args: &RunArgs, base: &Options, plan: Option<&Path>) -> anyhow::Result<(Vec<String>, Vec<Step>)> {
     let mut keys: Vec<String> = Vec::new();
     for (k, _) in &args.labels {
         if !keys.contains(k) {

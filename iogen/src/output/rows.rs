@@ -3,6 +3,7 @@
 
 use super::{Record, Value};
 use crate::cpu::CpuUsage;
+use crate::options::{Iops, Options};
 use crate::scheduler::{SeenEnoughStatus, StepOutcome, SubintervalReport};
 use crate::stats::{Category, CategoryStats, IntervalStats};
 
@@ -30,6 +31,24 @@ pub struct StepInfo {
 }
 
 impl StepInfo {
+    /// What identifies step `step` (1-based) run with `opts`.
+    pub fn new(opts: &Options, step: usize, step_name: &str, labels: &[String]) -> Self {
+        StepInfo {
+            host: opts.host.clone(),
+            step,
+            step_name: step_name.to_string(),
+            target_iops: match opts.iops {
+                Iops::Rate(r) => Some(r),
+                Iops::Max => None,
+            },
+            block_size: opts.block_size,
+            read_pct: opts.read_pct,
+            random_pct: opts.random_pct,
+            queue_depth: opts.queue_depth,
+            labels: labels.to_vec(),
+        }
+    }
+
     fn target(&self) -> Value {
         self.target_iops.map_or(Value::Text("max".into()), Value::Float)
     }
