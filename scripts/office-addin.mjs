@@ -45,4 +45,11 @@ if (result.error) {
   process.stderr.write(`npm ${command}: could not run ${run[0]}: ${result.error.message}\n`);
   process.exit(1);
 }
+if (result.status !== 0 && !existsSync(local)) {
+  // npx prints nothing when an install script fails (keytar without libsecret on Linux).
+  process.stderr.write(
+    `npm ${command}: ${PACKAGE} failed (exit ${result.status ?? result.signal}). If it could not be installed, ` +
+      `\`npx --yes --loglevel=verbose ${PACKAGE} --help\` shows why; on Linux install libsecret-1-dev first.\n`,
+  );
+}
 process.exit(result.status ?? 1);
