@@ -137,6 +137,13 @@ fn force_replaces_an_existing_output_only_when_the_run_completes() {
 }
 
 #[test]
+fn help_documents_force_and_the_start_time_limit() {
+    let out = iogen().args(["run", "--help"]).assert().success().get_output().stdout.clone();
+    let help = String::from_utf8(out).unwrap();
+    assert!(help.contains("--force") && help.contains("24 hours"), "{help}");
+}
+
+#[test]
 fn a_target_that_only_begins_with_the_magic_line_is_foreign() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();

@@ -105,7 +105,8 @@ pub struct OutputFileError {
 /// where the rows written so far are.
 #[derive(Debug)]
 pub struct PendingRename {
-    temp: Option<PathBuf>,
+    /// The temporary file and a descriptor of it (to flush it to disk before the rename).
+    temp: Option<(PathBuf, File)>,
     dest: PathBuf,
     option: String,
 }
@@ -113,8 +114,9 @@ pub struct PendingRename {
 impl PendingRename {
     /// Rename the temporary file over the destination (call after the last write).
     pub fn commit(mut self) -> anyhow::Result<()> {
-        if let Some(temp) = self.temp.take() {
-            std::fs::rename(&temp, &self.dest).map_err(|e| {
+        if let Some((temp, file)) = self.temp.take() {
+            // On disk before it replaces the old file, so a crash leaves one or the other whole.
+            file.sync_all().and_then(|()| std::fs::rename(&temp, &self.dest)).map_err(|e| {
                 anyhow::anyhow!(
                     "{} {}: renaming the finished output {} into place: {e}; the output is in {}",
                     self.option,
@@ -130,7 +132,7 @@ impl PendingRename {
 
 impl Drop for PendingRename {
     fn drop(&mut self) {
-        if let Some(temp) = &self.temp {
+        if let Some((temp, _)) = &self.temp {
             eprintln!(
                 "iogen: {} {} was not replaced (the run did not finish); the rows written so far are in {}",
                 self.option,
@@ -171,8 +173,12 @@ pub fn create_output(
                 err(format!("creating {}: {e}", open_path.display()))
             }
         })?;
-    let pending =
-        PendingRename { temp: temp.then_some(open_path), dest: path.to_path_buf(), option: option.to_string() };
+    let kept = if temp {
+        Some((open_path, file.try_clone().map_err(|e| err(format!("duplicating a descriptor: {e}")))?))
+    } else {
+        None
+    };
+    let pending = PendingRename { temp: kept, dest: path.to_path_buf(), option: option.to_string() };
     Ok((WholeLines::new(file, 0, &what), pending))
 }
 
