@@ -167,7 +167,7 @@ pub fn create_output(
         .custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC)
         .open(&open_path)
         .map_err(|e| {
-            if e.kind() == io::ErrorKind::AlreadyExists {
+            if e.kind() == io::ErrorKind::AlreadyExists && !temp {
                 err("appeared after the checks; nothing was written to it".into())
             } else {
                 err(format!("creating {}: {e}", open_path.display()))
