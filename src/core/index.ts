@@ -10,7 +10,17 @@ export type { DomainErrorKind } from "./errors";
 export { ensureFinite } from "./finite";
 
 // Queueing
-export { erlangB, erlangC, erlangCFromB, checkServerCount, MAX_SERVERS } from "./erlang";
+export {
+  erlangB,
+  erlangC,
+  erlangCFromB,
+  erlangBUnchecked,
+  erlangBRecursion,
+  checkServerCount,
+  MAX_SERVERS,
+  ERLANG_RECURSION_MAX_SERVERS,
+} from "./erlang";
+export { poissonPmf } from "./poisson";
 export type { ErlangArgumentNames } from "./erlang";
 export { mmcMetrics, mmcResponse, mmcServiceLevel, mmcStaff, MMC_ARGUMENT_NAMES, MMC_STAFF_LIMIT } from "./mmc";
 export type { MmcMetrics, MmcArgumentNames } from "./mmc";
