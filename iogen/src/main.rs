@@ -21,6 +21,7 @@ use iogen::output::{
 use iogen::plan::{read_plan, PlanError};
 use iogen::preflight::{check_run, PreflightError, RunPaths};
 use iogen::scheduler::{run_step, StepOutcome, SubintervalReport};
+use iogen::stats::CategoryStats;
 use iogen::target::{self, TargetError};
 use iogen::workload::Workload;
 
@@ -244,6 +245,16 @@ fn run_one_step(
     Ok(outcome)
 }
 
+/// Share of the mean service time above which iogen's own launch lag is worth a warning: beyond
+/// it the lag, which is in every response time, is no longer small next to what is measured.
+const LAG_WARNING_SHARE: f64 = 0.10;
+
+/// iogen's mean launch lag / mean service time (None without on-time IOs or service times).
+fn lag_share_of_service(c: &CategoryStats) -> Option<f64> {
+    let (lag, service) = (c.lag_ms()?, c.service_ms()?);
+    (service.avg > 0.0).then(|| lag.avg / service.avg)
+}
+
 /// What the user must know about a finished step to read its numbers right.
 fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
     if outcome.behind_s > 0.1 {
@@ -255,6 +266,15 @@ fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
     }
     if outcome.disk_full {
         eprintln!("iogen: step {number} ended early: the target is full (ENOSPC)");
+    }
+    if let Some(share) = lag_share_of_service(&outcome.measure.overall) {
+        if share > LAG_WARNING_SHARE {
+            eprintln!(
+                "iogen: step {number}: iogen's own launch lag (iogen_lag_ms_avg) is {:.0} % of the mean service time; \
+                 response times include it (a busy host? see --spin-us and iogen/README.md)",
+                share * 100.0
+            );
+        }
     }
 }
 

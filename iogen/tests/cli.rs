@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use assert_cmd::Command;
 use predicates::prelude::*;
 
-const HEADER: &str = "host,step,step_name,subinterval,phase,start_s,seconds,category,target_iops,iops,mb_s,block_size,read_pct,random_pct,queue_depth,service_ms_avg,service_ms_p50,service_ms_p90,service_ms_p99,service_ms_p999,service_ms_max,response_ms_avg,response_ms_p50,response_ms_p90,response_ms_p99,response_ms_p999,response_ms_max,avg_in_flight,late_ios,errors,cpu_busy_pct,cpu_sys_pct,cpu_iowait_pct,cpu_cores,iogen_cpu_pct";
+const HEADER: &str = "host,step,step_name,subinterval,phase,start_s,seconds,category,target_iops,iops,mb_s,block_size,read_pct,random_pct,queue_depth,service_ms_avg,service_ms_p50,service_ms_p90,service_ms_p99,service_ms_p999,service_ms_max,response_ms_avg,response_ms_p50,response_ms_p90,response_ms_p99,response_ms_p999,response_ms_max,avg_in_flight,late_ios,errors,cpu_busy_pct,cpu_sys_pct,cpu_iowait_pct,cpu_cores,iogen_cpu_pct,iogen_lag_ms_avg,iogen_lag_ms_p99,iogen_lag_ms_max";
 
 fn iogen() -> Command {
     Command::cargo_bin("iogen").unwrap()
@@ -104,10 +104,17 @@ fn null_engine_six_measure_rows_per_category_and_exact_columns() {
     assert!(rows.iter().all(|r| r["host"] == "lab1" && r["protocol"] == "nfs" && r["step"] == "1"));
     let (sheader, srows) = read_csv(&sum);
     assert_eq!(srows.len(), 3);
-    assert!(sheader.join(",").ends_with("iogen_cpu_pct,measure_seconds,seen_enough,achieved_pm,protocol"));
+    assert!(sheader.join(",").ends_with(
+        "iogen_cpu_pct,iogen_lag_ms_avg,iogen_lag_ms_p99,iogen_lag_ms_max,measure_seconds,seen_enough,achieved_pm,engine,protocol"
+    ));
     let overall = &srows[0];
     assert_eq!(overall["category"], "overall");
     assert_eq!(overall["seen_enough"], "off");
+    assert_eq!(overall["engine"], "null");
+    // Every arrival found a free slot (the null engine completes at once): all have a launch lag.
+    let (lag_avg, lag_p99, lag_max) =
+        (num(overall, "iogen_lag_ms_avg"), num(overall, "iogen_lag_ms_p99"), num(overall, "iogen_lag_ms_max"));
+    assert!(0.0 <= lag_avg && lag_avg <= lag_max && lag_p99 <= lag_max * 1.001, "{lag_avg} {lag_p99} {lag_max}");
     assert!((num(overall, "measure_seconds") - 6.0).abs() < 1e-6);
     // Poisson count over 6 s at 2000/s: sd 0.9%; the null engine keeps up.
     let iops = num(overall, "iops");
@@ -117,6 +124,7 @@ fn null_engine_six_measure_rows_per_category_and_exact_columns() {
     let json: serde_json::Value = serde_json::from_slice(&out).unwrap();
     assert_eq!(json.as_array().unwrap().len(), 3);
     assert_eq!(json[0]["category"], "overall");
+    assert_eq!(json[0]["engine"], "null");
 }
 
 #[test]
@@ -149,6 +157,9 @@ fn real_file_mixed_workload_with_both_engines() {
         assert_eq!(num(overall, "errors"), 0.0);
         assert!(num(overall, "response_ms_avg") >= num(overall, "service_ms_avg"));
         assert!(num(overall, "response_ms_p99") >= num(overall, "service_ms_p50"));
+        // The engine that ran: sync, or for auto io_uring where the kernel allows it, else sync.
+        let ran = overall["engine"].as_str();
+        assert!(if engine == "sync" { ran == "sync" } else { ran == "io_uring" || ran == "sync" }, "{engine}: {ran}");
     }
     // The layout is complete: full size, no zero bytes after the header.
     let bytes = std::fs::read(&t).unwrap();
@@ -248,7 +259,7 @@ fn plan_rows_override_options_and_carry_labels() {
         .assert()
         .success();
     let (header, rows) = read_csv(&sum);
-    assert!(header.join(",").ends_with("achieved_pm,site,Run,StdOrder,Replicate,protocol"), "{header:?}");
+    assert!(header.join(",").ends_with("achieved_pm,engine,site,Run,StdOrder,Replicate,protocol"), "{header:?}");
     assert_eq!(rows.len(), 6);
     assert_eq!(rows[0]["block_size"], "8192");
     assert_eq!(rows[0]["read_pct"], "70");

@@ -76,7 +76,7 @@ pub struct TableExporter {
 }
 
 /// Columns the table shows (when present) and their widths.
-const TABLE_COLUMNS: [(&str, &str, usize); 14] = [
+const TABLE_COLUMNS: [(&str, &str, usize); 16] = [
     ("step", "step", 4),
     ("category", "category", 8),
     ("target_iops", "target", 9),
@@ -90,7 +90,9 @@ const TABLE_COLUMNS: [(&str, &str, usize); 14] = [
     ("late_ios", "late", 8),
     ("errors", "errors", 6),
     ("iogen_cpu_pct", "iogen CPU%", 10),
+    ("iogen_lag_ms_avg", "lag avg ms", 10),
     ("seen_enough", "seen", 4),
+    ("engine", "engine", 8),
 ];
 
 impl TableExporter {

@@ -14,7 +14,7 @@ use std::io::Write;
 use anyhow::Context;
 
 /// Subinterval CSV columns, in order (label columns follow).
-pub const SUBINTERVAL_COLUMNS: [&str; 35] = [
+pub const SUBINTERVAL_COLUMNS: [&str; 38] = [
     "host",
     "step",
     "step_name",
@@ -50,10 +50,13 @@ pub const SUBINTERVAL_COLUMNS: [&str; 35] = [
     "cpu_iowait_pct",
     "cpu_cores",
     "iogen_cpu_pct",
+    "iogen_lag_ms_avg",
+    "iogen_lag_ms_p99",
+    "iogen_lag_ms_max",
 ];
 
 /// Columns only the summary has (after the shared ones, before the labels).
-pub const SUMMARY_EXTRA_COLUMNS: [&str; 3] = ["measure_seconds", "seen_enough", "achieved_pm"];
+pub const SUMMARY_EXTRA_COLUMNS: [&str; 4] = ["measure_seconds", "seen_enough", "achieved_pm", "engine"];
 
 /// Subinterval columns followed by one column per label key.
 pub fn subinterval_columns(label_keys: &[String]) -> Vec<String> {
@@ -61,7 +64,7 @@ pub fn subinterval_columns(label_keys: &[String]) -> Vec<String> {
 }
 
 /// Summary columns: the subinterval columns without `subinterval,phase,start_s`, then
-/// `measure_seconds,seen_enough,achieved_pm`, then one column per label key.
+/// `measure_seconds,seen_enough,achieved_pm,engine`, then one column per label key.
 pub fn summary_columns(label_keys: &[String]) -> Vec<String> {
     SUBINTERVAL_COLUMNS
         .iter()
@@ -171,11 +174,14 @@ mod tests {
     fn exact_headers() {
         assert_eq!(
             subinterval_columns(&[]).join(","),
-            "host,step,step_name,subinterval,phase,start_s,seconds,category,target_iops,iops,mb_s,block_size,read_pct,random_pct,queue_depth,service_ms_avg,service_ms_p50,service_ms_p90,service_ms_p99,service_ms_p999,service_ms_max,response_ms_avg,response_ms_p50,response_ms_p90,response_ms_p99,response_ms_p999,response_ms_max,avg_in_flight,late_ios,errors,cpu_busy_pct,cpu_sys_pct,cpu_iowait_pct,cpu_cores,iogen_cpu_pct"
+            "host,step,step_name,subinterval,phase,start_s,seconds,category,target_iops,iops,mb_s,block_size,read_pct,random_pct,queue_depth,service_ms_avg,service_ms_p50,service_ms_p90,service_ms_p99,service_ms_p999,service_ms_max,response_ms_avg,response_ms_p50,response_ms_p90,response_ms_p99,response_ms_p999,response_ms_max,avg_in_flight,late_ios,errors,cpu_busy_pct,cpu_sys_pct,cpu_iowait_pct,cpu_cores,iogen_cpu_pct,iogen_lag_ms_avg,iogen_lag_ms_p99,iogen_lag_ms_max"
         );
         let s = summary_columns(&["protocol".to_string()]).join(",");
         assert!(s.starts_with("host,step,step_name,seconds,category,target_iops,"), "{s}");
-        assert!(s.ends_with(",iogen_cpu_pct,measure_seconds,seen_enough,achieved_pm,protocol"), "{s}");
+        assert!(
+            s.ends_with(",iogen_cpu_pct,iogen_lag_ms_avg,iogen_lag_ms_p99,iogen_lag_ms_max,measure_seconds,seen_enough,achieved_pm,engine,protocol"),
+            "{s}"
+        );
     }
 
     #[test]

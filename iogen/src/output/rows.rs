@@ -90,6 +90,14 @@ fn cpu(u: &CpuUsage) -> [Value; 5] {
     ]
 }
 
+/// iogen's own launch lag over the IOs that found a free slot (empty without such IOs).
+fn lag(c: &CategoryStats) -> [Value; 3] {
+    match c.lag_ms() {
+        Some(l) => [l.avg, l.p99, l.max].map(Value::Float),
+        None => [Value::Empty, Value::Empty, Value::Empty],
+    }
+}
+
 fn labels(info: &StepInfo) -> impl Iterator<Item = Value> + '_ {
     info.labels.iter().map(|l| Value::Text(l.clone()))
 }
@@ -109,6 +117,7 @@ pub fn subinterval_records(info: &StepInfo, r: &SubintervalReport) -> Vec<Record
         ];
         v.extend(metrics(info, c, r.seconds));
         v.extend(cpu(&r.cpu));
+        v.extend(lag(c));
         v.extend(labels(info));
         Record { values: v }
     })
@@ -131,9 +140,11 @@ pub fn summary_records(info: &StepInfo, o: &StepOutcome) -> Vec<Record> {
         ];
         v.extend(metrics(info, c, o.measure_seconds));
         v.extend(cpu(&o.cpu));
+        v.extend(lag(c));
         v.push(Value::Float(o.measure_seconds));
         v.push(Value::Text(seen.into()));
         v.push(Value::opt(achieved));
+        v.push(Value::Text(o.engine.into()));
         v.extend(labels(info));
         Record { values: v }
     })
@@ -192,6 +203,10 @@ mod tests {
         assert_eq!(get(0, "service_ms_avg"), Value::Float(1.6));
         assert_eq!(get(0, "cpu_iowait_pct"), Value::Empty);
         assert_eq!(get(0, "protocol"), Value::Text("nfs".into()));
+        // Lag only over the 70 on-time reads; the late writes have none.
+        assert_eq!(get(1, "iogen_lag_ms_avg"), Value::Float(0.05));
+        assert_eq!(get(0, "iogen_lag_ms_avg"), Value::Float(0.05));
+        assert_eq!(get(2, "iogen_lag_ms_max"), Value::Empty);
         let out = StepOutcome {
             measure: st,
             measure_seconds: 2.0,
@@ -209,5 +224,6 @@ mod tests {
         assert_eq!(gets("iops"), Value::Float(50.0));
         assert_eq!(gets("seen_enough"), Value::Text("off".into()));
         assert_eq!(gets("measure_seconds"), Value::Float(2.0));
+        assert_eq!(gets("engine"), Value::Text("null".into()));
     }
 }
