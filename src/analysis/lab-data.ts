@@ -271,6 +271,8 @@ function stepFromSubintervals(g: SubintervalGroup): LabStep {
   v.service_ms_max = maxOrNull(use, t.column("service_ms_max"));
   v.response_ms_max = maxOrNull(use, t.column("response_ms_max"));
   v.late_ios = sumOrNull(use, t.column("late_ios"));
+  v.iogen_lag_ms_avg = weighted(use, t.column("iogen_lag_ms_avg"), ios);
+  v.iogen_lag_ms_max = maxOrNull(use, t.column("iogen_lag_ms_max"));
   v.errors = sumOrNull(use, t.column("errors"));
   v.measure_seconds = totalSeconds;
   const labels: Record<string, string> = {};

@@ -54,6 +54,9 @@ export const IOGEN_NUMERIC_COLUMNS = [
   "cpu_iowait_pct",
   "cpu_cores",
   "iogen_cpu_pct",
+  "iogen_lag_ms_avg",
+  "iogen_lag_ms_p99",
+  "iogen_lag_ms_max",
   "measure_seconds",
   "achieved_pm",
 ] as const;
@@ -61,7 +64,7 @@ export const IOGEN_NUMERIC_COLUMNS = [
 export type IogenNumericColumn = (typeof IOGEN_NUMERIC_COLUMNS)[number];
 
 /** Text columns iogen itself writes (everything else is a label). */
-export const IOGEN_TEXT_COLUMNS = ["host", "step_name", "phase", "category", "seen_enough"] as const;
+export const IOGEN_TEXT_COLUMNS = ["host", "step_name", "phase", "category", "seen_enough", "engine"] as const;
 
 /** Columns without which a subinterval file cannot be analysed. */
 export const IOGEN_SUBINTERVAL_REQUIRED = ["step", "subinterval", "phase", "seconds", "category", "iops"] as const;
@@ -80,6 +83,8 @@ export interface IogenRow {
   category: string;
   /** Summary files: `yes`, `no` or `off`; empty in subinterval files. */
   seen_enough: string;
+  /** Summary files: the engine that ran (`sync`, `io_uring`, `null`); empty in subinterval files and older summaries. */
+  engine: string;
   values: Record<IogenNumericColumn, number | null>;
   /** Every column iogen does not define, by header name, as text. */
   labels: Record<string, string>;
@@ -208,6 +213,7 @@ class IogenCsvBuilder {
     phase: -1,
     category: -1,
     seen_enough: -1,
+    engine: -1,
   };
   private labelFields: number[] = [];
   private pendingFields: string[] | null = null;
@@ -349,6 +355,7 @@ class IogenCsvBuilder {
     t.text.phase.push(this.kind === "summary" ? phase || "measure" : phase);
     t.text.category.push(textField(fields, f.category) || "overall");
     t.text.seen_enough.push(textField(fields, f.seen_enough));
+    t.text.engine.push(textField(fields, f.engine));
     const labels = t.labels;
     for (let j = 0; j < labels.length; j++) labels[j].column.push(fields[this.labelFields[j]]);
   }

@@ -139,6 +139,7 @@ export interface IogenTextColumns {
   phase: TextColumn;
   category: TextColumn;
   seen_enough: TextColumn;
+  engine: TextColumn;
 }
 
 /** The rows of one iogen CSV, column by column. */
@@ -151,6 +152,7 @@ export class IogenTable {
     phase: new TextColumn(),
     category: new TextColumn(),
     seen_enough: new TextColumn(),
+    engine: new TextColumn(),
   };
   /** Label columns (every column iogen does not define), in file order. */
   readonly labels: { name: string; column: TextColumn }[];
@@ -216,6 +218,7 @@ export class IogenTable {
       phase: this.text.phase.get(i),
       category: this.text.category.get(i),
       seen_enough: this.text.seen_enough.get(i),
+      engine: this.text.engine.get(i),
       values,
       labels,
     };

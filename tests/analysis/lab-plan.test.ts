@@ -270,6 +270,27 @@ describe("buildLabPlan on real iogen output (fixtures/iogen-real, a 2×2 plan)",
   });
 });
 
+describe("iogen's own launch lag in the Steps sheet", () => {
+  const LAG = path.join(GOLDEN, "iogen-lag-engine-summary", "input.csv");
+  const LAG_SUB = path.join(GOLDEN, "iogen-lag-subinterval", "input.csv");
+
+  it("shows iogen_lag_ms_avg and _p99 from the summary, as written", () => {
+    const [header, ...lines] = fs.readFileSync(LAG, "utf8").trim().split("\n");
+    const h = header.split(",");
+    const overall = lines.map((l) => l.split(",")).find((r) => r[h.indexOf("category")] === "overall")!;
+    const steps = table(buildLabPlan([read(LAG_SUB), read(LAG)]), "Steps");
+    expect(column(steps, "iogen lag avg ms")).toEqual([Number(overall[h.indexOf("iogen_lag_ms_avg")])]);
+    expect(column(steps, "iogen lag p99 ms")).toEqual([Number(overall[h.indexOf("iogen_lag_ms_p99")])]);
+  });
+
+  it("leaves the columns out for files written before iogen measured its lag", () => {
+    const headers = table(plan(), "Steps").columns.map((c) => c.header);
+    expect(headers).not.toContain("iogen lag avg ms");
+  });
+
+  const plan = (): WorkbookPlan => buildLabPlan(iogen());
+});
+
 describe("buildLabPlan with several hosts", () => {
   it("gives one Steps row per step and host, and names hosts in the time series", () => {
     const lines = ["host,step,subinterval,phase,seconds,category,iops,start_s"];
