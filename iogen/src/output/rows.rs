@@ -225,5 +225,25 @@ mod tests {
         assert_eq!(gets("seen_enough"), Value::Text("off".into()));
         assert_eq!(gets("measure_seconds"), Value::Float(2.0));
         assert_eq!(gets("engine"), Value::Text("null".into()));
+        assert_types(&sum, "summary");
+        assert_types(&rows, "subinterval");
+    }
+
+    /// Every cell has the type `iogen/schema/columns.json` gives its column (labels are text).
+    fn assert_types(records: &[Record], file: &str) {
+        let schema = super::super::schema::columns(file);
+        for r in records {
+            for (k, v) in r.values.iter().enumerate() {
+                let (name, ty) = schema.get(k).map_or(("label", "text"), |(n, t)| (n.as_str(), t.as_str()));
+                let ok = match (ty, v) {
+                    ("text", Value::Text(_)) | ("integer", Value::Int(_)) => true,
+                    ("number", Value::Float(_) | Value::Empty) => true,
+                    ("number_or_max", Value::Float(_)) => true,
+                    ("number_or_max", Value::Text(t)) => t == "max",
+                    _ => false,
+                };
+                assert!(ok, "{file} column {name} ({ty}) holds {v:?}");
+            }
+        }
     }
 }
