@@ -21,13 +21,23 @@
  *  CPU per IO = the tool's own process CPU time (user + system) / IOs done, in µs: iogen's
  *  `iogen_cpu_pct` (getrusage over the measured time), fio's `usr_cpu + sys_cpu` (same source).
  *
- * fio is not installed by this script: without it the benchmark prints a note and exits 0.
+ * Lag table (issue 13, no fio needed): iogen's own launch lag with the null engine (no IO, so the
+ * lag is all there is between schedule and completion) at 500 / 5,000 / 50,000 IOPS, uniform
+ * arrivals, queue depth 16, per `--spin-us` setting and, with `--before PATH`, for an older iogen
+ * binary (which has no lag columns: its mean lag is `response_ms_avg − service_ms_avg`, exact
+ * when no IO was late, and its p99/max are the response's, which exceed the lag's by the null
+ * engine's service time, below 1 µs). Runs interleave settings and rates, the first setting
+ * rotating from one repetition to the next; medians over the repetitions. CPU µs/IO next to it.
+ *
+ * fio is not installed by this script: without it the fio comparison prints a note and is skipped.
  * Targets: iogen ≥ 95 % of fio's IOPS in 1 and 2; achieved IOPS within ±1 % of N in 3.
  *
  * Options: --reps N (open-loop repetitions, default 5), --closed-reps N (closed-loop repetitions,
  * default 9: the device's throughput drifts from second to second, and the ≥ 95 % target needs a
  * steadier median), --seconds S (default 5), --size SIZE (default 1GiB, fio/iogen
- * units), --dir DIR (default the OS temp dir), --no-write (print the table, leave docs alone).
+ * units), --dir DIR (default the OS temp dir), --no-write (print the table, leave docs alone),
+ * --lag-only (only the lag table), --lag-reps N (default 5), --lag-seconds S (default 3),
+ * --before PATH (an older iogen binary to put in the lag table).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -40,6 +50,8 @@ const IOGEN = join(ROOT, "iogen", "target", "release", "iogen");
 const DOC = join(ROOT, "docs", "benchmarks.md");
 const BEGIN = "<!-- BEGIN iogen -->";
 const END = "<!-- END iogen -->";
+const LAG_BEGIN = "<!-- BEGIN iogen-lag -->";
+const LAG_END = "<!-- END iogen-lag -->";
 
 interface Options {
   reps: number;
@@ -48,6 +60,10 @@ interface Options {
   size: string;
   dir: string;
   write: boolean;
+  lagOnly: boolean;
+  lagReps: number;
+  lagSeconds: number;
+  before?: string;
 }
 
 /** One measured run of either tool, reduced to what the table needs. */
@@ -80,7 +96,17 @@ interface Scenario {
 }
 
 function parseOptions(argv: readonly string[]): Options {
-  const o: Options = { reps: 5, closedReps: 9, seconds: 5, size: "1GiB", dir: tmpdir(), write: true };
+  const o: Options = {
+    reps: 5,
+    closedReps: 9,
+    seconds: 5,
+    size: "1GiB",
+    dir: tmpdir(),
+    write: true,
+    lagOnly: false,
+    lagReps: 5,
+    lagSeconds: 3,
+  };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const value = (): string => {
@@ -94,11 +120,18 @@ function parseOptions(argv: readonly string[]): Options {
     else if (a === "--size") o.size = value();
     else if (a === "--dir") o.dir = value();
     else if (a === "--no-write") o.write = false;
+    else if (a === "--lag-only") o.lagOnly = true;
+    else if (a === "--lag-reps") o.lagReps = Number(value());
+    else if (a === "--lag-seconds") o.lagSeconds = Number(value());
+    else if (a === "--before") o.before = resolve(value());
     else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.reps) || o.reps < 1) throw new Error("--reps: a positive integer");
   if (!Number.isInteger(o.closedReps) || o.closedReps < 1) throw new Error("--closed-reps: a positive integer");
   if (!Number.isInteger(o.seconds) || o.seconds < 1) throw new Error("--seconds: a positive integer");
+  if (!Number.isInteger(o.lagReps) || o.lagReps < 1) throw new Error("--lag-reps: a positive integer");
+  if (!Number.isInteger(o.lagSeconds) || o.lagSeconds < 1) throw new Error("--lag-seconds: a positive integer");
+  if (o.before !== undefined && !existsSync(o.before)) throw new Error(`--before: ${o.before} does not exist`);
   return o;
 }
 
@@ -263,16 +296,193 @@ function fmt(x: number | undefined, digits = 0): string {
 
 function main(): number {
   const o = parseOptions(process.argv.slice(2));
-  const loadStart = loadavg()[0];
-  const fioVersion = tryRun("fio", ["--version"]);
-  if (fioVersion === undefined) {
-    console.log("bench:iogen: fio is not installed (Debian: apt-get install fio); benchmark skipped.");
-    return 0;
-  }
   console.error("building iogen (release) …");
   run("cargo", ["build", "--release", "--quiet", "--manifest-path", join(ROOT, "iogen", "Cargo.toml")], 1800);
   if (!existsSync(IOGEN)) throw new Error(`${IOGEN} not built`);
+  lagBenchmark(o);
+  if (o.lagOnly) return 0;
+  const fioVersion = tryRun("fio", ["--version"]);
+  if (fioVersion === undefined) {
+    console.log("bench:iogen: fio is not installed (Debian: apt-get install fio); the comparison with fio is skipped.");
+    return 0;
+  }
+  return compareWithFio(o, fioVersion);
+}
 
+/** Replaces the text between `begin` and `end` in docs/benchmarks.md. */
+function writeSection(begin: string, end: string, text: string): void {
+  const doc = readFileSync(DOC, "utf8");
+  const from = doc.indexOf(begin);
+  const to = doc.indexOf(end);
+  if (from < 0 || to < from) throw new Error(`${DOC}: markers ${begin} … ${end} not found`);
+  writeFileSync(DOC, `${doc.slice(0, from + begin.length)}\n${text}\n${doc.slice(to)}`);
+  console.error(`wrote ${begin} … ${end} of ${DOC}`);
+}
+
+/** One null-engine run, reduced to iogen's own lag. */
+interface LagRun {
+  lagMeanUs: number;
+  lagP99Us: number;
+  lagMaxUs: number;
+  lateIos: number;
+  iops: number;
+  cpuUsPerIo: number;
+}
+
+/** A binary and the options that make one row of the lag table. */
+interface LagSetting {
+  label: string;
+  binary: string;
+  args: string[];
+  /** An iogen without the lag columns: the lag is derived from response − service. */
+  derived: boolean;
+}
+
+const LAG_RATES = [500, 5000, 50000] as const;
+
+function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, seed: number): LagRun {
+  const summary = join(workDir, "lag-summary.csv");
+  rmSync(summary, { force: true });
+  run(
+    s.binary,
+    [
+      "run",
+      "--engine",
+      "null",
+      "--target",
+      join(workDir, "lag.dat"),
+      "--size",
+      "1MiB",
+      "--iops",
+      String(rate),
+      "--arrivals",
+      "uniform",
+      "--queue-depth",
+      "16",
+      "--warmup",
+      "1s",
+      "--duration",
+      `${seconds}s`,
+      "--seed",
+      String(seed),
+      "--summary",
+      summary,
+      ...s.args,
+    ],
+    seconds + 60,
+  );
+  const parsed = Papa.parse<Record<string, string>>(readFileSync(summary, "utf8"), {
+    header: true,
+    skipEmptyLines: true,
+  });
+  const row = parsed.data.find((r) => r.category === "overall");
+  if (!row) throw new Error(`no overall row in ${summary}`);
+  const num = (k: string): number => {
+    const v = Number(row[k]);
+    if (row[k] === undefined || row[k] === "" || !Number.isFinite(v)) throw new Error(`${s.label}: ${k} = ${row[k]}`);
+    return v;
+  };
+  const iops = num("iops");
+  const us = (ms: number): number => ms * 1000;
+  return {
+    lagMeanUs: us(s.derived ? num("response_ms_avg") - num("service_ms_avg") : num("iogen_lag_ms_avg")),
+    lagP99Us: us(s.derived ? num("response_ms_p99") : num("iogen_lag_ms_p99")),
+    lagMaxUs: us(s.derived ? num("response_ms_max") : num("iogen_lag_ms_max")),
+    lateIos: num("late_ios"),
+    iops,
+    cpuUsPerIo: ((num("iogen_cpu_pct") / 100) * 1e6) / iops,
+  };
+}
+
+function lagSettings(o: Options): LagSetting[] {
+  const list: LagSetting[] = [];
+  if (o.before !== undefined) {
+    list.push({ label: "before, --spin-us 50", binary: o.before, args: ["--spin-us", "50"], derived: true });
+  }
+  for (const spin of [0, 50, 200]) {
+    list.push({ label: `--spin-us ${spin}`, binary: IOGEN, args: ["--spin-us", String(spin)], derived: false });
+  }
+  return list;
+}
+
+/** The null-engine lag table: every setting at every rate, interleaved, medians over repetitions. */
+function lagBenchmark(o: Options): void {
+  const loadStart = loadavg()[0];
+  const settings = lagSettings(o);
+  const results = new Map<string, LagRun[]>();
+  const workDir = mkdtempSync(join(o.dir, "iogen-lag-"));
+  try {
+    for (let rep = 0; rep < o.lagReps; rep++) {
+      for (const rate of LAG_RATES) {
+        for (let k = 0; k < settings.length; k++) {
+          const s = settings[(k + rep) % settings.length];
+          const r = lagRun(s, rate, workDir, o.lagSeconds, rep + 1);
+          const key = `${rate}\u0000${s.label}`;
+          results.set(key, [...(results.get(key) ?? []), r]);
+          console.error(`lag rep ${rep + 1}/${o.lagReps} ${rate} IOPS ${s.label}: mean ${fmt(r.lagMeanUs, 1)} µs`);
+        }
+      }
+    }
+  } finally {
+    rmSync(workDir, { recursive: true, force: true });
+  }
+  const table = renderLag(settings, results, o, loadStart);
+  console.log(table);
+  if (o.write) writeSection(LAG_BEGIN, LAG_END, table);
+}
+
+function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Options, loadStart: number): string {
+  const lines = [
+    "## iogen's own launch lag, null engine (issue 13)",
+    "",
+    `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}; Linux ${release()}; 1-minute load average ` +
+      `${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after (the machine is shared).`,
+    "",
+    `\`iogen run --engine null --iops N --arrivals uniform --queue-depth 16 --warmup 1s --duration ${o.lagSeconds}s\`, ` +
+      `${o.lagReps} repetitions per cell, settings and rates interleaved (the first setting rotates), medians ` +
+      "over the repetitions (the range of the per-run mean in brackets). Lag = launch − scheduled of the IOs " +
+      "that found a free slot (`iogen_lag_ms_*`); with the null engine nothing else is in the response time. " +
+      "CPU µs/IO = `iogen_cpu_pct` × 10⁴ / IOPS. Rerun: `npm run bench:iogen -- --lag-only` " +
+      "(`--before PATH` adds an older iogen binary).",
+    "",
+    "| N IOPS | iogen, setting | lag mean µs | lag p99 µs | lag max µs | late IOs | achieved IOPS | iogen CPU µs/IO |",
+    "|--:|---|--:|--:|--:|--:|--:|--:|",
+  ];
+  for (const rate of LAG_RATES) {
+    for (const s of settings) {
+      const rs = results.get(`${rate}\u0000${s.label}`) ?? [];
+      if (rs.length === 0) continue;
+      const med = (f: (r: LagRun) => number): number => median(rs.map(f));
+      const means = rs.map((r) => r.lagMeanUs);
+      const approx = s.derived ? "≈ " : "";
+      lines.push(
+        `| ${fmt(rate)} | ${s.label} | ${fmt(
+          med((r) => r.lagMeanUs),
+          1,
+        )} ` +
+          `(${fmt(Math.min(...means), 1)}–${fmt(Math.max(...means), 1)}) | ${approx}${fmt(med((r) => r.lagP99Us))} | ` +
+          `${approx}${fmt(med((r) => r.lagMaxUs))} | ${fmt(med((r) => r.lateIos))} | ${fmt(med((r) => r.iops))} | ` +
+          `${fmt(
+            med((r) => r.cpuUsPerIo),
+            1,
+          )} |`,
+      );
+    }
+  }
+  if (settings.some((s) => s.derived)) {
+    lines.push(
+      "",
+      "*before*: an iogen built from an older commit, without the lag columns: mean = `response_ms_avg − " +
+        "service_ms_avg` (exact when no IO was late), p99 and max are the response time's (≈: they exceed " +
+        "the lag's by the null engine's service time, under 1 µs).",
+    );
+  }
+  return lines.join("\n");
+}
+
+/** iogen against fio on a laid-out file (the closed- and open-loop tables). */
+function compareWithFio(o: Options, fioVersion: string): number {
+  const loadStart = loadavg()[0];
   const workDir = mkdtempSync(join(o.dir, "iogen-bench-"));
   try {
     const file = join(workDir, "target.dat");
@@ -337,14 +547,7 @@ function main(): number {
 
     const table = render([...results.values()], o, direct, machine(workDir, fioVersion, loadStart));
     console.log(table);
-    if (o.write) {
-      const doc = readFileSync(DOC, "utf8");
-      const from = doc.indexOf(BEGIN);
-      const to = doc.indexOf(END);
-      if (from < 0 || to < from) throw new Error(`${DOC}: markers ${BEGIN} … ${END} not found`);
-      writeFileSync(DOC, `${doc.slice(0, from + BEGIN.length)}\n${table}\n${doc.slice(to)}`);
-      console.error(`wrote the iogen section of ${DOC}`);
-    }
+    if (o.write) writeSection(BEGIN, END, table);
     return 0;
   } finally {
     rmSync(workDir, { recursive: true, force: true });
