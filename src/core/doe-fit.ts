@@ -5,9 +5,9 @@
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import betainc from "@stdlib/math-base-special-betainc";
 import { DomainError, isDomainError } from "./errors";
-import { leastSquares } from "./least-squares";
+import { leastSquares, type LeastSquaresResult } from "./least-squares";
 import { lenthPse } from "./lenth";
-import { modelMatrix, type FactorCoding } from "./model-matrix";
+import { modelMatrix, type FactorCoding, type ModelTerm } from "./model-matrix";
 
 export interface DoeFitOptions {
   /** Highest interaction order (default 2), as in R's (a + b + c)^order. */
@@ -123,11 +123,14 @@ export function doeFit(
   const y = keep.map((i) => response[i] as number);
   const cols = columns.map((c) => keep.map((i) => c[i]));
   const mm = modelMatrix(names, cols, order, coding, intercept);
-  const fit = leastSquares(mm.columns, y);
+  const constant = intercept && y.every((v) => v === y[0]);
+  const fit = constant ? constantFit(leastSquares(mm.columns, y), mm.terms, y[0]) : leastSquares(mm.columns, y);
   const residualDf = n - fit.rank;
 
   let tss = 0;
-  if (intercept) {
+  if (constant) {
+    tss = 0;
+  } else if (intercept) {
     const mean = y.reduce((a, b) => a + b, 0) / n;
     for (const v of y) tss += (v - mean) ** 2;
   } else {
@@ -191,6 +194,20 @@ export function doeFit(
     skipped: response.length - n,
     significanceFrom,
     tDf,
+  };
+}
+
+/**
+ * A constant response with an intercept, answered exactly as R's lm does: the intercept is the
+ * constant, every other estimable term 0, the residuals 0 (so SEs 0, no t, p or F) — rather than
+ * the last-bit noise a floating-point fit leaves in them.
+ */
+function constantFit(fit: LeastSquaresResult, terms: readonly ModelTerm[], value: number): LeastSquaresResult {
+  return {
+    ...fit,
+    coefficients: fit.coefficients.map((b, j) => (b === null ? null : terms[j].factors.length === 0 ? value : 0)),
+    residuals: fit.residuals.map(() => 0),
+    rss: 0,
   };
 }
 

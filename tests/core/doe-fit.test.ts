@@ -183,4 +183,16 @@ describe("doeFit: degenerate fits answer instead of failing", () => {
     expect(fit.residualStandardError).toBe(0);
     expect(fit.terms[1].tValue).toBeNull();
   });
+  it("a constant response on an unbalanced design: exact zeros beyond the intercept, no F (as R's lm)", () => {
+    // R: lm(rep(0.1, 9) ~ A + B + C) gives the intercept 0.1, zero slopes, F-statistic NaN.
+    const a = [-1, 1, -1, 1, -1, 1, -1, 1, 0.3];
+    const b = [-1, -1, 1, 1, -1, -1, 1, 1, 0.7];
+    const c = [-1, -1, -1, -1, 1, 1, 1, 1, -0.2];
+    const fit = doeFit(["A", "B", "C"], [a, b, c], new Array(9).fill(0.1), { order: 1, coding: "raw" });
+    expect(fit.terms.map((t) => t.estimate)).toEqual([0.1, 0, 0, 0]);
+    expect(fit.terms.every((t) => t.tValue === null && t.pValue === null)).toBe(true);
+    expect(fit.fStatistic).toBeNull();
+    expect(fit.fPValue).toBeNull();
+    expect(fit.rSquared).toBeNull();
+  });
 });

@@ -4,8 +4,18 @@ import { readFileSync } from "node:fs";
 export interface NistDataset {
   name: string;
   intercept: boolean;
-  /** Predictor columns as supplied to the fit (x, x², … for polynomial sets). */
+  /**
+   * Predictor columns as supplied to the fit (x, x², … for polynomial sets, each power the IEEE
+   * double product of the previous one and x, as a worksheet computes it).
+   */
   columns: number[][];
+  /**
+   * For polynomial sets, the rounding error of each power: columns[j][i] + columnsLow[j][i] is x^(j+1)
+   * to ~1e-32 relative (double-double products); null for columns read from the file.
+   */
+  columnsLow: (number[] | null)[];
+  /** True for the polynomial class (x, x², … built from one predictor). */
+  polynomial: boolean;
   y: number[];
   estimates: number[];
   sds: number[];
@@ -47,14 +57,51 @@ export function parseNist(path: string, name: string): NistDataset {
     .map((l) => l.split(/\s+/).map(Number));
   const y = rows.map((r) => r[0]);
   const slopes = estimates.length - (intercept ? 1 : 0);
-  let columns: number[][];
   if (nPredictors === slopes) {
-    columns = Array.from({ length: nPredictors }, (_, j) => rows.map((r) => r[1 + j]));
-  } else if (nPredictors === 1) {
-    // Polynomial class: x, x², …, x^slopes.
-    columns = Array.from({ length: slopes }, (_, j) => rows.map((r) => r[1] ** (j + 1)));
-  } else {
-    throw new Error(`${path}: ${nPredictors} predictors for ${slopes} slopes`);
+    const columns = Array.from({ length: nPredictors }, (_, j) => rows.map((r) => r[1 + j]));
+    return {
+      name,
+      intercept,
+      columns,
+      columnsLow: columns.map(() => null),
+      polynomial: false,
+      y,
+      estimates,
+      sds,
+      residualSd,
+      rSquared,
+    };
   }
-  return { name, intercept, columns, y, estimates, sds, residualSd, rSquared };
+  if (nPredictors !== 1) throw new Error(`${path}: ${nPredictors} predictors for ${slopes} slopes`);
+  // Polynomial class: x, x², …, x^slopes, each as double (hi) and double-double (hi + lo).
+  const columns: number[][] = Array.from({ length: slopes }, () => []);
+  const columnsLow: number[][] = Array.from({ length: slopes }, () => []);
+  for (const r of rows) {
+    const x = r[1];
+    let hi = 1;
+    let lo = 0;
+    let rounded = 1;
+    for (let j = 0; j < slopes; j++) {
+      rounded *= x;
+      [hi, lo] = ddTimes(hi, lo, x);
+      columns[j].push(rounded);
+      columnsLow[j].push(hi - rounded + lo);
+    }
+  }
+  return { name, intercept, columns, columnsLow, polynomial: true, y, estimates, sds, residualSd, rSquared };
+}
+
+/** (hi + lo)·x in double-double (Dekker's TwoProduct for hi·x), renormalized. */
+function ddTimes(hi: number, lo: number, x: number): [number, number] {
+  const split = (v: number): [number, number] => {
+    const t = 134217729 * v;
+    const h = t - (t - v);
+    return [h, v - h];
+  };
+  const p = hi * x;
+  const [ah, al] = split(hi);
+  const [bh, bl] = split(x);
+  const e = ah * bh - p + ah * bl + al * bh + al * bl + lo * x;
+  const s = p + e;
+  return [s, e - (s - p)];
 }
