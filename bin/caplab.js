@@ -11,10 +11,14 @@ try {
   }
   throw e;
 }
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (e) => {
-    process.stderr.write(`caplab: ${e && e.message ? e.message : e}\n`);
-    process.exit(1);
-  },
-);
+// Exit only once stdout and stderr are drained: writes to a pipe are asynchronous, and
+// process.exit() right after a large write would cut the output at the pipe buffer (64 KiB).
+// An empty write's callback runs after every earlier write on that stream has been flushed.
+function exitAfterFlush(code) {
+  process.exitCode = code;
+  process.stdout.write("", () => process.stderr.write("", () => process.exit(code)));
+}
+main(process.argv.slice(2)).then(exitAfterFlush, (e) => {
+  process.stderr.write(`caplab: ${e && e.message ? e.message : e}\n`);
+  exitAfterFlush(1);
+});

@@ -85,8 +85,8 @@ function finite(n: number): number | ExcelError {
 function lift(args: Value[], f: (cells: Cell[]) => Cell): Value {
   if (!args.some(isMatrix)) return f(args as Cell[]);
   const shapes = args.map((a) => (isMatrix(a) ? [a.length, a[0]?.length ?? 0] : [1, 1]));
-  const rows = Math.max(...shapes.map((s) => s[0]));
-  const cols = Math.max(...shapes.map((s) => s[1]));
+  const rows = shapes.reduce((m, s) => Math.max(m, s[0]), 0);
+  const cols = shapes.reduce((m, s) => Math.max(m, s[1]), 0);
   const cellAt = (a: Value, [r, c]: number[], i: number, j: number): Cell => {
     if (!isMatrix(a)) return a;
     const ii = r === 1 ? 0 : i;
@@ -189,50 +189,66 @@ function firstError(v: Value): ExcelError | undefined {
   return undefined;
 }
 
+/**
+ * A node being evaluated: its operand nodes, the values of those done so far, and how to combine
+ * them. The evaluator keeps these on an explicit stack, so a formula of any length (a sum of
+ * 100,000 terms is a left-deep tree 100,000 levels deep) never grows the JavaScript call stack.
+ */
+interface Frame {
+  operands: (Node | null)[];
+  values: Value[];
+  /** For calls: stop at the first error operand (Excel does not call a function with an error). */
+  stopAtError: boolean;
+  combine: (values: Value[]) => Value;
+}
+
 class Evaluator {
   constructor(private readonly functions: Map<string, WorksheetFunction>) {}
 
-  evaluate(node: Node | null): Value {
-    if (node === null) return null;
+  /** Evaluates a formula's AST iteratively (post-order over an explicit stack of frames). */
+  evaluate(root: Node | null): Value {
+    const first = this.start(root);
+    if (!("operands" in first)) return first.value;
+    const stack: Frame[] = [first];
+    for (;;) {
+      const top = stack[stack.length - 1];
+      const last = top.values[top.values.length - 1];
+      const stop = top.stopAtError && top.values.length > 0 && firstError(last) !== undefined;
+      if (!stop && top.values.length < top.operands.length) {
+        const next = this.start(top.operands[top.values.length]);
+        if ("operands" in next) stack.push(next);
+        else top.values.push(next.value);
+        continue;
+      }
+      const value = stop ? (last as Value) : top.combine(top.values);
+      stack.pop();
+      if (stack.length === 0) return value;
+      stack[stack.length - 1].values.push(value);
+    }
+  }
+
+  /** A leaf's value, or a frame for a node with operands. Throws FormulaError for what calc cannot do. */
+  private start(node: Node | null): Frame | { value: Value } {
+    if (node === null) return { value: null };
     switch (node.type) {
       case "Literal":
-        if (typeof node.value === "number" && !Number.isFinite(node.value)) {
-          // Excel refuses such a formula; JSON would print Infinity as null.
-          throw new FormulaError(
-            `the number ${node.raw ?? String(node.value)} is too large (the limit is about 1.8e308)`,
-          );
-        }
-        return node.value as number | string | boolean;
+        return { value: literal(node) };
       case "ErrorLiteral": {
         const code = String(node.value).toUpperCase();
         if (!ERROR_CODES.includes(code)) throw new FormulaError(`the error literal ${node.raw} is not supported`);
-        return errorValue(code as ExcelErrorCode);
+        return { value: errorValue(code as ExcelErrorCode) };
       }
-      case "ArrayExpression": {
-        const rows = node.elements ?? [];
-        if (rows.some((row) => row.length !== rows[0].length)) {
-          // Excel refuses a ragged constant; broadcasting over one would read past a short row.
-          throw new FormulaError("every row of an array constant must have the same number of values");
-        }
-        return rows.map((row) => row.map((el) => this.arrayElement(el)));
-      }
+      case "ArrayExpression":
+        return arrayFrame(node);
       case "UnaryExpression": {
+        const op = node.operator as string;
         const [arg] = node.arguments ?? [];
-        const op = node.operator as string;
-        return lift([this.evaluate(arg ?? null)], ([a]) => unary(op, a));
+        return frame([arg ?? null], ([a]) => lift([a], ([x]) => unary(op, x)));
       }
-      case "BinaryExpression": {
-        const op = node.operator as string;
-        if (op === ":" || op === "," || op === " ") {
-          throw new FormulaError(
-            `range operators (${op === " " ? "space" : op}) need cell references, which caplab calc does not have`,
-          );
-        }
-        const [l, r] = node.arguments ?? [];
-        return lift([this.evaluate(l ?? null), this.evaluate(r ?? null)], ([a, b]) => binary(op, a, b));
-      }
+      case "BinaryExpression":
+        return binaryFrame(node);
       case "CallExpression":
-        return this.call(node);
+        return this.callFrame(node);
       case "ReferenceIdentifier":
         throw new FormulaError(
           `${String(node.value)}: cell references and names are not available in caplab calc; use values or array constants such as {1,2,3}`,
@@ -245,13 +261,7 @@ class Evaluator {
     }
   }
 
-  private arrayElement(el: Node): Cell {
-    const v = this.evaluate(el);
-    if (isMatrix(v)) throw new FormulaError("an array constant cannot contain another array");
-    return v;
-  }
-
-  private call(node: Node): Value {
+  private callFrame(node: Node): Frame {
     const rawName = node.callee?.name ?? "";
     const fn = this.functions.get(normalizeFunctionName(rawName));
     if (!fn) {
@@ -265,31 +275,76 @@ class Evaluator {
         `${fn.metadata.id} takes at most ${params.length} arguments (${params.map((p) => p.name).join(", ")}), got ${argNodes.length}`,
       );
     }
-    const args: unknown[] = [];
-    for (let i = 0; i < params.length; i++) {
-      const v = i < argNodes.length ? this.evaluate(argNodes[i]) : null;
-      const err = firstError(v);
-      if (err) return err;
-      // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
-      args.push(params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v);
-    }
-    try {
-      return fromWrapper(fn.impl(...args));
-    } catch (e) {
-      if (isExcelError(e)) return asExcelError(e);
-      throw e;
-    }
+    const operands = params.map((_, i) => argNodes[i] ?? null);
+    return {
+      operands,
+      values: [],
+      stopAtError: true,
+      combine: (values) => {
+        // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
+        const args = values.map((v, i) => (params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v));
+        try {
+          return fromWrapper(fn.impl(...args));
+        } catch (e) {
+          if (isExcelError(e)) return asExcelError(e);
+          throw e;
+        }
+      },
+    };
   }
+}
+
+function frame(operands: (Node | null)[], combine: (values: Value[]) => Value): Frame {
+  return { operands, values: [], stopAtError: false, combine };
+}
+
+function literal(node: Node): Value {
+  if (typeof node.value === "number" && !Number.isFinite(node.value)) {
+    // Excel refuses such a formula; JSON would print Infinity as null.
+    throw new FormulaError(`the number ${node.raw ?? String(node.value)} is too large (the limit is about 1.8e308)`);
+  }
+  return node.value as number | string | boolean;
+}
+
+function arrayFrame(node: Node): Frame {
+  const rows = node.elements ?? [];
+  if (rows.some((row) => row.length !== rows[0].length)) {
+    // Excel refuses a ragged constant; broadcasting over one would read past a short row.
+    throw new FormulaError("every row of an array constant must have the same number of values");
+  }
+  const width = rows.length > 0 ? rows[0].length : 0;
+  return frame(rows.flat(), (values) => {
+    if (values.some(isMatrix)) throw new FormulaError("an array constant cannot contain another array");
+    const out: Cell[][] = [];
+    for (let i = 0; i < rows.length; i++) out.push(values.slice(i * width, (i + 1) * width) as Cell[]);
+    return out;
+  });
+}
+
+function binaryFrame(node: Node): Frame {
+  const op = node.operator as string;
+  if (op === ":" || op === "," || op === " ") {
+    throw new FormulaError(
+      `range operators (${op === " " ? "space" : op}) need cell references, which caplab calc does not have`,
+    );
+  }
+  const [l, r] = node.arguments ?? [];
+  return frame([l ?? null, r ?? null], ([a, b]) => lift([a, b], ([x, y]) => binary(op, x, y)));
 }
 
 /** Parses a formula (with or without a leading `=`) into the fx AST. */
 function parseFormula(formula: string): Node {
   const text = formula.trim().replace(/^=/, "");
   if (text.trim() === "") throw new FormulaError("the formula is empty");
+  const shown = text.length > 80 ? `${text.slice(0, 77)}...` : text;
   try {
     return parse(tokenize(text)) as unknown as Node;
   } catch (e) {
-    throw new FormulaError(`cannot parse the formula "${formula}": ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof RangeError) {
+      // @borgar/fx parses nested parentheses and prefix operators recursively (long flat sums are fine).
+      throw new FormulaError(`cannot parse the formula "${shown}": it nests parentheses or signs too deeply`);
+    }
+    throw new FormulaError(`cannot parse the formula "${shown}": ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 

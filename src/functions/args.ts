@@ -160,19 +160,25 @@ function cellNumber(cell: unknown, name: string, where: string, blanks: BlankPol
 export function numberVector(value: unknown, name: string, blanks: BlankPolicy): number[] {
   const rows = toRows(value);
   const nRows = rows.length;
-  const nCols = nRows ? Math.max(...rows.map((r) => r.length)) : 0;
+  // Loops, not Math.max(...)/flat(): a full Excel column is 1,048,576 rows, beyond what argument
+  // spreading can pass on the call stack.
+  let nCols = 0;
+  for (const row of rows) nCols = Math.max(nCols, row.length);
   if (nRows > 1 && nCols > 1) {
     throw new DomainError(name, `must be a single row or column, got a ${nRows}×${nCols} range`, "value");
   }
   const out: number[] = [];
-  rows.forEach((row, i) =>
-    row.forEach((cell, j) => {
-      const where = nRows > 1 ? `position ${i + 1}` : `position ${j + 1}`;
-      const x = cellNumber(cell, name, where, blanks);
+  let anyPresent = false;
+  for (let i = 0; i < nRows; i++) {
+    const row = rows[i];
+    for (let j = 0; j < row.length; j++) {
+      const cell = row[j];
+      if (!isMissing(cell)) anyPresent = true;
+      const x = cellNumber(cell, name, `position ${nRows > 1 ? i + 1 : j + 1}`, blanks);
       if (x !== undefined) out.push(x);
-    }),
-  );
-  if (out.length === 0 || rows.flat().every(isMissing)) {
+    }
+  }
+  if (out.length === 0 || !anyPresent) {
     throw new DomainError(name, "is empty: at least one number is required", "value");
   }
   return out;

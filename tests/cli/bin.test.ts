@@ -54,6 +54,17 @@ describe("node bin/caplab.js", () => {
     expectRelClose(JSON.parse(r.stdout), expected, 1e-9);
   });
 
+  it("calc writes all of an output larger than the 64 KiB pipe buffer before exiting", () => {
+    // A column of 100 times a row of 1,000 broadcasts to 100,000 cells (~600 KB of JSON) from a
+    // 5 KB formula; process.exit right after write used to cut such output at 65,536 bytes.
+    const rows = Array.from({ length: 100 }, (_, i) => i + 1);
+    const cols = Array.from({ length: 1000 }, (_, j) => j + 1);
+    const r = caplab("calc", `{${rows.join(";")}}*{${cols.join(",")}}`);
+    expect(r.status).toBe(0);
+    expect(r.stdout.length).toBeGreaterThan(400_000);
+    expect(JSON.parse(r.stdout)).toEqual(rows.map((i) => cols.map((j) => i * j)));
+  });
+
   it("calc MERGE_QUEUES prints the spilled table", () => {
     const r = caplab("calc", "MERGE_QUEUES(4,30,0.08,6,30,0.18)");
     const t = JSON.parse(r.stdout) as (string | number)[][];

@@ -179,3 +179,37 @@ describe("caplab functions", () => {
     expect((await caplab("functions", "--bogus")).code).toBe(2);
   });
 });
+
+describe("caplab calc: no size cliffs (the evaluator keeps its own stack)", () => {
+  it("a sum of 100,000 terms", async () => {
+    const formula = Array.from({ length: 100_000 }, (_, i) => String(i % 7)).join("+");
+    const expected = Array.from({ length: 100_000 }, (_, i) => i % 7).reduce((a, b) => a + b, 0);
+    expect(await calcJson(formula)).toBe(expected);
+  });
+
+  it("100,000 nested parentheses: a short FormulaError (exit 2), not a stack overflow report", async () => {
+    // The parser (@borgar/fx) recurses on nesting; the message says so and quotes 80 characters at most.
+    const r = await caplab("calc", "(".repeat(100_000) + "2" + ")".repeat(100_000));
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(
+      /^caplab calc: cannot parse the formula "\(+\.\.\.": it nests parentheses or signs too deeply\n$/,
+    );
+  });
+
+  it("1,000 nested parentheses and signs evaluate", async () => {
+    expect(await calcJson("(".repeat(1000) + "-".repeat(1000) + "2" + ")".repeat(1000))).toBe(2);
+  });
+
+  it("NPV_IT over 1,000,000 cash flows in an array constant", async () => {
+    const flows = Array.from({ length: 1_000_000 }, (_, t) => (t % 10) + 1);
+    const value = (await calcJson(`NPV_IT(0.001,{${flows.join(";")}})`)) as number;
+    // Horner in long double would agree; here a plain forward sum of R_t·v^t, v = 1/1.001.
+    let expected = 0;
+    let v = 1;
+    for (const r of flows) {
+      expected += r * v;
+      v /= 1.001;
+    }
+    expectRelClose(value, expected, 1e-9);
+  });
+});
