@@ -13,7 +13,6 @@ use std::path::Path;
 use thiserror::Error;
 
 use crate::options::{normalize_name, OptionError, Options, RUN_OPTIONS, STEP_OPTIONS};
-use crate::output::{SUBINTERVAL_COLUMNS, SUMMARY_EXTRA_COLUMNS};
 
 /// A plan that cannot be used.
 #[derive(Debug, Error)]
@@ -68,7 +67,7 @@ enum Col {
 
 /// Whether `key` would clash with an output column.
 pub fn is_output_column(key: &str) -> bool {
-    SUBINTERVAL_COLUMNS.contains(&key) || SUMMARY_EXTRA_COLUMNS.contains(&key)
+    crate::output::is_output_column(key)
 }
 
 /// Read and check a plan file.

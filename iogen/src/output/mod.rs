@@ -13,66 +13,64 @@ use std::io::Write;
 
 use anyhow::Context;
 
-/// Subinterval CSV columns, in order (label columns follow).
-pub const SUBINTERVAL_COLUMNS: [&str; 38] = [
-    "host",
-    "step",
-    "step_name",
-    "subinterval",
-    "phase",
-    "start_s",
-    "seconds",
-    "category",
-    "target_iops",
-    "iops",
-    "mb_s",
-    "block_size",
-    "read_pct",
-    "random_pct",
-    "queue_depth",
-    "service_ms_avg",
-    "service_ms_p50",
-    "service_ms_p90",
-    "service_ms_p99",
-    "service_ms_p999",
-    "service_ms_max",
-    "response_ms_avg",
-    "response_ms_p50",
-    "response_ms_p90",
-    "response_ms_p99",
-    "response_ms_p999",
-    "response_ms_max",
-    "avg_in_flight",
-    "late_ios",
-    "errors",
-    "cpu_busy_pct",
-    "cpu_sys_pct",
-    "cpu_iowait_pct",
-    "cpu_cores",
-    "iogen_cpu_pct",
-    "iogen_lag_ms_avg",
-    "iogen_lag_ms_p99",
-    "iogen_lag_ms_max",
-];
+/// The machine-readable column list, `iogen/schema/columns.json`: the one place that names the
+/// columns. The TypeScript reader and the docs are held to the same file.
+const SCHEMA_JSON: &str = include_str!("../../schema/columns.json");
 
-/// Columns only the summary has (after the shared ones, before the labels).
-pub const SUMMARY_EXTRA_COLUMNS: [&str; 4] = ["measure_seconds", "seen_enough", "achieved_pm", "engine"];
-
-/// Subinterval columns followed by one column per label key.
-pub fn subinterval_columns(label_keys: &[String]) -> Vec<String> {
-    SUBINTERVAL_COLUMNS.iter().map(|s| s.to_string()).chain(label_keys.iter().cloned()).collect()
+/// One column of the schema.
+#[derive(Debug, Clone, serde::Deserialize)]
+pub struct Column {
+    /// Header name.
+    pub name: String,
+    /// `text`, `integer`, `number` or `number_or_max` (a number or the text `max`).
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// Unit, e.g. `ms`, `IO/s` (empty for counts and text).
+    pub unit: String,
+    /// What the column holds.
+    pub description: String,
+    /// The outputs that carry it: `subinterval` (`--csv`) and/or `summary` (`--summary`, `--json`).
+    pub files: Vec<String>,
 }
 
-/// Summary columns: the subinterval columns without `subinterval,phase,start_s`, then
-/// `measure_seconds,seen_enough,achieved_pm,engine`, then one column per label key.
-pub fn summary_columns(label_keys: &[String]) -> Vec<String> {
-    SUBINTERVAL_COLUMNS
+#[derive(serde::Deserialize)]
+struct Schema {
+    columns: Vec<Column>,
+}
+
+/// Every column iogen writes, in schema order (parsed once; the file is compiled in).
+pub fn schema_columns() -> &'static [Column] {
+    static COLUMNS: std::sync::LazyLock<Vec<Column>> = std::sync::LazyLock::new(|| {
+        serde_json::from_str::<Schema>(SCHEMA_JSON).expect("iogen/schema/columns.json is a valid schema").columns
+    });
+    &COLUMNS
+}
+
+/// The columns of one output (`subinterval` or `summary`), in order, then one per label key.
+fn columns_of(file: &str, label_keys: &[String]) -> Vec<String> {
+    schema_columns()
         .iter()
-        .filter(|c| !matches!(**c, "subinterval" | "phase" | "start_s"))
-        .chain(SUMMARY_EXTRA_COLUMNS.iter())
-        .map(|s| s.to_string())
+        .filter(|c| c.files.iter().any(|f| f == file))
+        .map(|c| c.name.clone())
         .chain(label_keys.iter().cloned())
         .collect()
+}
+
+/// Subinterval CSV columns (`--csv`), then one column per label key.
+pub fn subinterval_columns(label_keys: &[String]) -> Vec<String> {
+    columns_of("subinterval", label_keys)
+}
+
+/// Summary columns (`--summary`, `--json`): the subinterval columns without
+/// `subinterval,phase,start_s`, then `measure_seconds,seen_enough,achieved_pm,engine`, then one
+/// column per label key.
+pub fn summary_columns(label_keys: &[String]) -> Vec<String> {
+    columns_of("summary", label_keys)
+}
+
+/// Whether `name` is a column iogen writes (a label must not be named so).
+pub fn is_output_column(name: &str) -> bool {
+    schema_columns().iter().any(|c| c.name == name)
 }
 
 /// One cell.
@@ -166,35 +164,24 @@ impl LineWriter {
     }
 }
 
-/// The machine-readable column list (`iogen/schema/columns.json`), for tests that hold the writer
-/// to it: the TypeScript reader and the docs are checked against the same file.
-#[cfg(test)]
-pub(crate) mod schema {
-    /// `(name, type)` of the columns `file` (`subinterval` or `summary`) carries, in order.
-    pub fn columns(file: &str) -> Vec<(String, String)> {
-        let doc: serde_json::Value =
-            serde_json::from_str(include_str!("../../schema/columns.json")).expect("columns.json is JSON");
-        doc["columns"]
-            .as_array()
-            .expect("a columns array")
-            .iter()
-            .filter(|c| c["files"].as_array().expect("files").iter().any(|f| f == file))
-            .map(|c| (c["name"].as_str().unwrap().to_string(), c["type"].as_str().unwrap().to_string()))
-            .collect()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn headers_are_the_schema_columns_in_order() {
-        let names = |file: &str| -> Vec<String> { schema::columns(file).into_iter().map(|(n, _)| n).collect() };
-        assert_eq!(subinterval_columns(&[]), names("subinterval"));
-        assert_eq!(summary_columns(&[]), names("summary"));
-        let labelled = subinterval_columns(&["protocol".to_string()]);
-        assert_eq!(labelled.last().map(String::as_str), Some("protocol"));
+    fn headers_come_from_the_schema() {
+        let sub = subinterval_columns(&["protocol".to_string()]);
+        assert_eq!(sub.len(), 39);
+        assert_eq!(sub[..4], ["host", "step", "step_name", "subinterval"]);
+        assert_eq!(sub.last().map(String::as_str), Some("protocol"));
+        let sum = summary_columns(&[]);
+        assert!(!sum.iter().any(|c| c == "phase" || c == "subinterval" || c == "start_s"));
+        assert_eq!(sum[sum.len() - 4..], ["measure_seconds", "seen_enough", "achieved_pm", "engine"]);
+        assert!(is_output_column("late_ios") && is_output_column("engine") && !is_output_column("protocol"));
+        for c in schema_columns() {
+            assert!(matches!(c.kind.as_str(), "text" | "integer" | "number" | "number_or_max"), "{}", c.name);
+            assert!(!c.files.is_empty() && !c.description.is_empty(), "{}", c.name);
+        }
     }
 
     #[test]

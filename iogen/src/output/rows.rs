@@ -1,5 +1,5 @@
-//! Building records from measurements, in the column order of `SUBINTERVAL_COLUMNS` and
-//! `summary_columns`.
+//! Building records from measurements, in the column order of `iogen/schema/columns.json`
+//! (`subinterval_columns`, `summary_columns`); the tests hold every cell to its column's type.
 
 use super::{Record, Value};
 use crate::cpu::CpuUsage;
@@ -231,10 +231,11 @@ mod tests {
 
     /// Every cell has the type `iogen/schema/columns.json` gives its column (labels are text).
     fn assert_types(records: &[Record], file: &str) {
-        let schema = super::super::schema::columns(file);
+        let schema: Vec<_> =
+            super::super::schema_columns().iter().filter(|c| c.files.iter().any(|f| f == file)).collect();
         for r in records {
             for (k, v) in r.values.iter().enumerate() {
-                let (name, ty) = schema.get(k).map_or(("label", "text"), |(n, t)| (n.as_str(), t.as_str()));
+                let (name, ty) = schema.get(k).map_or(("label", "text"), |c| (c.name.as_str(), c.kind.as_str()));
                 let ok = match (ty, v) {
                     ("text", Value::Text(_)) | ("integer", Value::Int(_)) => true,
                     ("number", Value::Float(_) | Value::Empty) => true,
