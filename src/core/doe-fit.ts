@@ -7,7 +7,8 @@ import betainc from "@stdlib/math-base-special-betainc";
 import { DomainError, isDomainError } from "./errors";
 import { leastSquares, type LeastSquaresResult } from "./least-squares";
 import { lenthPse } from "./lenth";
-import { modelMatrix, type FactorCoding, type ModelTerm } from "./model-matrix";
+import { codeFactors, modelTerms, termColumns, type FactorCoding, type ModelTerm } from "./model-matrix";
+import { balancedFactorialFit } from "./yates";
 
 export interface DoeFitOptions {
   /** Highest interaction order (default 2), as in R's (a + b + c)^order. */
@@ -68,7 +69,9 @@ export interface DoeFitResult {
  * Model matrix: {@link modelMatrix} — R's term order; "coded" scales each numeric factor to [−1, +1]
  * by (x − mid)/half-range (two levels → −1/+1 exactly as DoE.base's contr.FrF2); a text factor must
  * have two levels, alphabetically first → −1. Fit: {@link leastSquares} (Householder QR with R's
- * limited pivoting; aliased terms are reported, not dropped). SE_j = σ̂ √[(R'R)⁻¹]_jj with
+ * limited pivoting; aliased terms are reported, not dropped) — or, for a balanced full 2^k
+ * factorial in ±1 coding, {@link balancedFactorialFit} (Yates' algorithm, the same numbers in
+ * O(n + k·2^k)). SE_j = σ̂ √[(R'R)⁻¹]_jj with
  * σ̂² = RSS/(n − rank); t = b/SE, p = 2·P(T > |t|) on n − rank df (@stdlib t-cdf);
  * F = ((TSS − RSS)/df₁)/(RSS/df₂), p = P(F₍df₁,df₂₎ > F) as the regularized incomplete beta
  * I_{df₂/(df₂ + df₁F)}(df₂/2, df₁/2) (@stdlib betainc; unlike 1 − cdf it keeps tiny p-values). R² is uncentred without an intercept.
@@ -76,7 +79,7 @@ export interface DoeFitResult {
  * non-intercept estimates ({@link lenthPse}): SE = PSE for every effect, t on m/3 df; the
  * intercept then has no SE.
  *
- * Cost: O(n p²) with p the number of terms.
+ * Cost: O(n p²) with p the number of terms; O(n + k·2^k + p) for a balanced full 2^k factorial.
  *
  * @param names Factor names (unique).
  * @param columns One array of cells per factor (numbers or text), each of length n.
@@ -122,9 +125,13 @@ export function doeFit(
   if (n === 0) throw new DomainError("response", "has no values", "value");
   const y = keep.map((i) => response[i] as number);
   const cols = columns.map((c) => keep.map((i) => c[i]));
-  const mm = modelMatrix(names, cols, order, coding, intercept);
+  const coded = codeFactors(names, cols, coding);
+  const modelTermList = modelTerms(names, order, intercept);
+  // A balanced full 2^k factorial in ±1 (every DOE_DESIGN sheet) by Yates' algorithm; QR otherwise.
+  const general = (): LeastSquaresResult =>
+    balancedFactorialFit(coded, modelTermList, y) ?? leastSquares(termColumns(modelTermList, coded), y);
   const constant = intercept && y.every((v) => v === y[0]);
-  const fit = constant ? constantFit(leastSquares(mm.columns, y), mm.terms, y[0]) : leastSquares(mm.columns, y);
+  const fit = constant ? constantFit(general(), modelTermList, y[0]) : general();
   const residualDf = n - fit.rank;
 
   let tss = 0;
@@ -149,7 +156,7 @@ export function doeFit(
       fit.unscaledVariance[j] === null ? null : (sigma as number) * Math.sqrt(fit.unscaledVariance[j] as number);
   } else {
     significanceFrom = "lenth";
-    const effects = mm.terms
+    const effects = modelTermList
       .map((t, j) => (t.factors.length > 0 ? fit.coefficients[j] : null))
       .filter((b): b is number => b !== null);
     // No effects, or a PSE of 0 (most effects exactly 0): estimates only, no significance.
@@ -158,11 +165,11 @@ export function doeFit(
       se = () => null;
     } else {
       tDf = lenth.df;
-      se = (j) => (mm.terms[j].factors.length > 0 && fit.coefficients[j] !== null ? lenth.pse : null);
+      se = (j) => (modelTermList[j].factors.length > 0 && fit.coefficients[j] !== null ? lenth.pse : null);
     }
   }
 
-  const terms: DoeFitTerm[] = mm.terms.map((t, j) => {
+  const terms: DoeFitTerm[] = modelTermList.map((t, j) => {
     const estimate = fit.coefficients[j];
     const stdError = estimate === null ? null : se(j);
     const tValue = estimate !== null && stdError !== null && stdError > 0 ? estimate / stdError : null;

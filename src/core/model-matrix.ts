@@ -125,8 +125,61 @@ export function codeFactor(name: string, values: readonly (number | string)[], c
 }
 
 /**
- * Builds the model matrix of `(f1 + … + fm)^order` (see {@link modelTerms}, {@link codeFactor}):
- * interaction columns are element-wise products of the coded factor columns. Cost O(n · terms).
+ * Checks the factor names and lengths and codes every factor ({@link codeFactor}).
+ *
+ * @param names Factor names, unique, non-empty.
+ * @param columns One array of cells per factor, all the same length n.
+ * @param coding "coded" | "raw".
+ * @returns The coded columns, coded[f][i].
+ * @throws DomainError("factors", …) for no factors, duplicate or empty names, unequal lengths; see codeFactor.
+ * @example
+ * codeFactors(["A"], [[10, 20]], "coded"); // => [[-1, 1]]
+ */
+export function codeFactors(
+  names: readonly string[],
+  columns: readonly (readonly (number | string)[])[],
+  coding: FactorCoding,
+): number[][] {
+  if (names.length === 0) throw new DomainError("factors", "needs at least one factor", "value");
+  if (names.length !== columns.length) {
+    throw new DomainError("factors", `${names.length} names for ${columns.length} columns`, "value");
+  }
+  const seen = new Set<string>();
+  for (const nm of names) {
+    if (nm === "") throw new DomainError("factors", "a factor has an empty name (first row holds the names)", "value");
+    if (seen.has(nm)) throw new DomainError("factors", `factor name "${nm}" appears twice`, "value");
+    seen.add(nm);
+  }
+  const n = columns[0].length;
+  columns.forEach((c, j) => {
+    if (c.length !== n)
+      throw new DomainError("factors", `factor "${names[j]}" has ${c.length} values, expected ${n}`, "value");
+  });
+  return columns.map((c, j) => codeFactor(names[j], c, coding));
+}
+
+/**
+ * The model matrix columns of `terms` from coded factor columns: each interaction column is the
+ * element-wise product of its factors' columns (ones for the intercept). Cost O(n · terms).
+ *
+ * @param terms From {@link modelTerms}.
+ * @param coded From {@link codeFactors}; at least one column.
+ * @returns One column per term.
+ * @example
+ * termColumns([{ name: "A:B", factors: [0, 1] }], [[-1, 1], [1, 1]]); // => [[-1, 1]]
+ */
+export function termColumns(terms: readonly ModelTerm[], coded: readonly (readonly number[])[]): number[][] {
+  const n = coded[0].length;
+  return terms.map((t) => {
+    const col = new Array<number>(n).fill(1);
+    for (const f of t.factors) for (let i = 0; i < n; i++) col[i] *= coded[f][i];
+    return col;
+  });
+}
+
+/**
+ * Builds the model matrix of `(f1 + … + fm)^order` (see {@link modelTerms}, {@link codeFactors},
+ * {@link termColumns}). Cost O(n · terms).
  *
  * @param names Factor names, unique.
  * @param columns One array of cells per factor, all the same length n.
@@ -145,27 +198,7 @@ export function modelMatrix(
   coding: FactorCoding,
   intercept: boolean,
 ): ModelMatrix {
-  if (names.length === 0) throw new DomainError("factors", "needs at least one factor", "value");
-  if (names.length !== columns.length) {
-    throw new DomainError("factors", `${names.length} names for ${columns.length} columns`, "value");
-  }
-  const seen = new Set<string>();
-  for (const nm of names) {
-    if (nm === "") throw new DomainError("factors", "a factor has an empty name (first row holds the names)", "value");
-    if (seen.has(nm)) throw new DomainError("factors", `factor name "${nm}" appears twice`, "value");
-    seen.add(nm);
-  }
-  const n = columns[0].length;
-  columns.forEach((c, j) => {
-    if (c.length !== n)
-      throw new DomainError("factors", `factor "${names[j]}" has ${c.length} values, expected ${n}`, "value");
-  });
-  const coded = columns.map((c, j) => codeFactor(names[j], c, coding));
+  const coded = codeFactors(names, columns, coding);
   const terms = modelTerms(names, order, intercept);
-  const x = terms.map((t) => {
-    const col = new Array<number>(n).fill(1);
-    for (const f of t.factors) for (let i = 0; i < n; i++) col[i] *= coded[f][i];
-    return col;
-  });
-  return { terms, columns: x };
+  return { terms, columns: termColumns(terms, coded) };
 }
