@@ -1,0 +1,337 @@
+/**
+ * The inputs of a costed business case, and their validation.
+ *
+ * A case compares two or more options (keep vs replace, NFS vs FC, two sites vs merged) over
+ * `years` years at a discount rate. Each option has a capital cost at year 0, yearly running-cost
+ * lines, and optionally workloads to carry (an arrival rate and a service time, e.g. IOPS and CPU
+ * seconds per IO) with a sizing rule (a fixed number of servers, a target utilization, a target
+ * mean response time or a service level); the servers found are costed per server, once and/or
+ * per year. Every cost is paid at the start of its year: year 0 is now and is not discounted, as
+ * in `CAPLAB.NPV_IT` (Brealey, Myers & Allen, Principles of Corporate Finance, ch. 2).
+ *
+ * {@link parseCaseInput} turns untrusted JSON (a file given to `caplab case`, the pane's form) into
+ * a {@link CaseInput}; every problem is a `DomainError` whose argument is the input's path, e.g.
+ * `options[1].workloads[0].serviceTime: must be a positive time, got -3`. Unknown fields are
+ * refused (a misspelt `capx` would otherwise silently cost nothing).
+ */
+import { DomainError } from "../core/errors";
+
+/** How many servers a workload gets. */
+export type Sizing =
+  /** A fixed number of servers (staff, cores): a whole number ≥ 1 with utilization below 1. */
+  | { kind: "servers"; servers: number }
+  /** The fewest servers with utilization λ·S/c at most `utilization` (a fraction in (0, 1]); always stable. */
+  | { kind: "utilization"; utilization: number }
+  /** The fewest servers with mean response S + Wq at most `response` (same time unit as S; > S). */
+  | { kind: "response"; response: number }
+  /** The fewest servers answering at least `level` (fraction in [0, 1)) within `answerWithin`. */
+  | { kind: "serviceLevel"; level: number; answerWithin: number };
+
+/** A workload an option must carry: an M/M/c queue to size. */
+export interface Workload {
+  name: string;
+  /** λ, arrivals (IOs, calls) per time unit of the case. */
+  arrivalRate: number;
+  /** S, mean service time (CPU time per IO, handling time per call) in the case's time unit. */
+  serviceTime: number;
+  /**
+   * Where S comes from when it is taken from another sheet (e.g. `'Model'!$F$5`, an analysis's
+   * CPU cost per IO): the case sheet then refers to that cell instead of holding a copy. The
+   * value in `serviceTime` is that cell's current value.
+   */
+  serviceTimeRef?: string;
+  sizing: Sizing;
+}
+
+/** One yearly running-cost line (support, licences, rent). Negative amounts are savings. */
+export interface OpexLine {
+  label: string;
+  perYear: number;
+}
+
+export interface CaseOption {
+  name: string;
+  /** Capital cost paid at year 0 (currency), ≥ 0. */
+  capex: number;
+  opex: OpexLine[];
+  workloads: Workload[];
+  /** One-off cost of each server (core, agent's desk) at year 0, ≥ 0. */
+  costPerServer: number;
+  /** Yearly cost of each server (licence, salary), ≥ 0. */
+  costPerServerPerYear: number;
+}
+
+export interface CaseInput {
+  title: string;
+  /** Currency symbol or ISO code used in labels and number formats (£, $, €, ¥ or three capitals). */
+  currency: string;
+  /** Number of yearly payments, at t = 0 … years − 1. */
+  years: number;
+  /** Discount rate per year as a fraction (0.1 for 10 %). */
+  discountRate: number;
+  /** Label of the time unit of service times and response targets (e.g. "s", "min"). */
+  timeUnit: string;
+  /** Label of the arrival-rate unit (e.g. "IO/s", "calls/min"). */
+  rateUnit: string;
+  options: CaseOption[];
+}
+
+export const MAX_YEARS = 50;
+export const MAX_OPTIONS = 10;
+const MAX_NAME = 40;
+const MAX_LABEL = 60;
+const MAX_TITLE = 120;
+const MAX_LINES = 30;
+const MAX_WORKLOADS = 20;
+
+type Json = Record<string, unknown>;
+
+function fail(path: string, problem: string): never {
+  throw new DomainError(path, problem, "value");
+}
+
+function describe(v: unknown): string {
+  if (typeof v === "string") return JSON.stringify(v.length > 40 ? v.slice(0, 40) + "…" : v);
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "an object";
+  return String(v);
+}
+
+function object(v: unknown, path: string, allowed: readonly string[]): Json {
+  if (typeof v !== "object" || v === null || Array.isArray(v)) fail(path, `must be an object, got ${describe(v)}`);
+  for (const key of Object.keys(v)) {
+    if (!allowed.includes(key))
+      fail(`${path ? path + "." : ""}${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
+  }
+  return v as Json;
+}
+
+function number(v: unknown, path: string, check: (x: number) => boolean, wanted: string): number {
+  if (typeof v !== "number" || !Number.isFinite(v) || !check(v)) fail(path, `must be ${wanted}, got ${describe(v)}`);
+  return v;
+}
+
+function optionalNumber(
+  v: unknown,
+  path: string,
+  fallback: number,
+  check: (x: number) => boolean,
+  wanted: string,
+): number {
+  return v === undefined ? fallback : number(v, path, check, wanted);
+}
+
+function text(v: unknown, path: string, max: number, fallback?: string): string {
+  if (v === undefined && fallback !== undefined) return fallback;
+  if (typeof v !== "string") fail(path, `must be text, got ${describe(v)}`);
+  const t = v.trim();
+  if (t === "") fail(path, "must not be empty");
+  if (t.length > max) fail(path, `must be at most ${max} characters, got ${t.length}`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001F\u007F]/.test(t)) fail(path, "must not contain control characters (line breaks, tabs)");
+  return t;
+}
+
+function list(v: unknown, path: string, min: number, max: number): unknown[] {
+  if (!Array.isArray(v)) fail(path, `must be a list, got ${describe(v)}`);
+  if (v.length < min || v.length > max) fail(path, `must have ${min} to ${max} entries, got ${v.length}`);
+  return v;
+}
+
+const nonNegative = (x: number): boolean => x >= 0;
+const positive = (x: number): boolean => x > 0;
+
+/**
+ * A cell reference a case may point to for a service time: a sheet name (quoted when needed)
+ * and an absolute or relative A1 cell address. Nothing else (no functions, no ranges), so the
+ * reference cannot smuggle a formula into the sheet.
+ */
+export const CELL_REF = /^(?:'(?:[^'\\/?*[\]:]|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}$/;
+
+function sizing(v: unknown, path: string, serviceTime: number, timeUnit: string): Sizing {
+  const o = object(v, path, ["servers", "utilization", "response", "serviceLevel", "answerWithin"]);
+  const given = ["servers", "utilization", "response", "serviceLevel"].filter((k) => o[k] !== undefined);
+  if (given.length !== 1) {
+    fail(
+      path,
+      `give exactly one of servers (a fixed count), utilization (target, a fraction), response (target mean response time) ` +
+        `or serviceLevel with answerWithin; got ${given.length === 0 ? "none" : given.join(", ")}`,
+    );
+  }
+  if (o.answerWithin !== undefined && given[0] !== "serviceLevel")
+    fail(`${path}.answerWithin`, "only goes with serviceLevel");
+  switch (given[0]) {
+    case "servers":
+      return {
+        kind: "servers",
+        servers: number(
+          o.servers,
+          `${path}.servers`,
+          (x) => Number.isInteger(x) && x >= 1 && x <= 1e7,
+          "a whole number of servers from 1 to 10000000",
+        ),
+      };
+    case "utilization":
+      return {
+        kind: "utilization",
+        utilization: number(
+          o.utilization,
+          `${path}.utilization`,
+          (x) => x > 0 && x <= 1,
+          "a target utilization as a fraction in (0, 1] (0.7 for 70%)",
+        ),
+      };
+    case "response":
+      return {
+        kind: "response",
+        response: number(
+          o.response,
+          `${path}.response`,
+          (x) => x > serviceTime,
+          `a target mean response time above the service time ${serviceTime} ${timeUnit} (queueing only adds to it)`,
+        ),
+      };
+    default:
+      return {
+        kind: "serviceLevel",
+        level: number(
+          o.serviceLevel,
+          `${path}.serviceLevel`,
+          (x) => x >= 0 && x < 1,
+          "a service level as a fraction in [0, 1) (0.8 for 80%)",
+        ),
+        answerWithin: number(o.answerWithin, `${path}.answerWithin`, nonNegative, `a time ≥ 0 in ${timeUnit}`),
+      };
+  }
+}
+
+function workload(v: unknown, path: string, timeUnit: string, rateUnit: string): Workload {
+  const o = object(v, path, ["name", "arrivalRate", "serviceTime", "serviceTimeRef", "sizing"]);
+  const serviceTime = number(o.serviceTime, `${path}.serviceTime`, positive, `a positive time in ${timeUnit}`);
+  const w: Workload = {
+    name: text(o.name, `${path}.name`, MAX_NAME),
+    arrivalRate: number(o.arrivalRate, `${path}.arrivalRate`, positive, `a positive rate in ${rateUnit}`),
+    serviceTime,
+    sizing: sizing(o.sizing, `${path}.sizing`, serviceTime, timeUnit),
+  };
+  if (o.serviceTimeRef !== undefined) {
+    if (typeof o.serviceTimeRef !== "string" || !CELL_REF.test(o.serviceTimeRef)) {
+      fail(
+        `${path}.serviceTimeRef`,
+        `must be one cell on another sheet such as 'Model'!$F$5, got ${describe(o.serviceTimeRef)}`,
+      );
+    }
+    w.serviceTimeRef = o.serviceTimeRef;
+  }
+  return w;
+}
+
+function option(v: unknown, path: string, timeUnit: string, rateUnit: string): CaseOption {
+  const o = object(v, path, ["name", "capex", "opex", "workloads", "costPerServer", "costPerServerPerYear"]);
+  const name = text(o.name, `${path}.name`, MAX_NAME);
+  const opex = (o.opex === undefined ? [] : list(o.opex, `${path}.opex`, 0, MAX_LINES)).map((line, i): OpexLine => {
+    const p = `${path}.opex[${i}]`;
+    const l = object(line, p, ["label", "perYear"]);
+    return {
+      label: text(l.label, `${p}.label`, MAX_LABEL),
+      perYear: number(l.perYear, `${p}.perYear`, () => true, "an amount per year (negative for a saving)"),
+    };
+  });
+  opex.forEach((line, i) => {
+    const j = opex.findIndex((other) => other.label.toLowerCase() === line.label.toLowerCase());
+    if (j < i) fail(`${path}.opex[${i}].label`, `repeats ${path}.opex[${j}].label "${opex[j].label}"`);
+  });
+  const workloads = (o.workloads === undefined ? [] : list(o.workloads, `${path}.workloads`, 0, MAX_WORKLOADS)).map(
+    (w, i) => workload(w, `${path}.workloads[${i}]`, timeUnit, rateUnit),
+  );
+  workloads.forEach((w, i) => {
+    const j = workloads.findIndex((other) => other.name.toLowerCase() === w.name.toLowerCase());
+    if (j < i) fail(`${path}.workloads[${i}].name`, `repeats ${path}.workloads[${j}].name "${workloads[j].name}"`);
+  });
+  const costPerServer = optionalNumber(o.costPerServer, `${path}.costPerServer`, 0, nonNegative, "an amount ≥ 0");
+  const costPerServerPerYear = optionalNumber(
+    o.costPerServerPerYear,
+    `${path}.costPerServerPerYear`,
+    0,
+    nonNegative,
+    "an amount per year ≥ 0",
+  );
+  if (workloads.length === 0 && (costPerServer > 0 || costPerServerPerYear > 0)) {
+    fail(`${path}.costPerServer`, "is given but the option has no workloads to size servers for");
+  }
+  return {
+    name,
+    capex: optionalNumber(o.capex, `${path}.capex`, 0, nonNegative, "an amount ≥ 0"),
+    opex,
+    workloads,
+    costPerServer,
+    costPerServerPerYear,
+  };
+}
+
+/**
+ * Checks a business case given as parsed JSON and returns it with defaults filled in.
+ *
+ * Defaults: title "Business case", currency "£", timeUnit "s", rateUnit "per s", capex 0, no
+ * opex lines, no workloads, server costs 0. Cost O(size of the input).
+ *
+ * @param json - the parsed JSON (untrusted)
+ * @returns the validated input (a fresh object; `json` is not modified)
+ * @throws DomainError (`#VALUE!`) whose argument is the path of the first bad input, e.g.
+ *   `discountRate` or `options[1].opex[0].perYear`, and whose message says what is wrong
+ * @example
+ * parseCaseInput({ years: 3, discountRate: 0.1, options: [
+ *   { name: "Keep", opex: [{ label: "Support", perYear: 100000 }] },
+ *   { name: "Replace", capex: 250000 } ] }).options[1].capex; // => 250000
+ */
+export function parseCaseInput(json: unknown): CaseInput {
+  const o = object(json, "", [
+    "title",
+    "currency",
+    "years",
+    "discountRate",
+    "timeUnit",
+    "rateUnit",
+    "options",
+    "$comment",
+  ]);
+  const currency = o.currency === undefined ? "£" : o.currency;
+  if (typeof currency !== "string" || !/^(?:[£$€¥]|[A-Z]{3})$/.test(currency))
+    fail("currency", `must be £, $, €, ¥ or a three-letter code such as CHF, got ${describe(currency)}`);
+  const years = number(
+    o.years,
+    "years",
+    (x) => Number.isInteger(x) && x >= 1 && x <= MAX_YEARS,
+    `a whole number of years from 1 to ${MAX_YEARS}`,
+  );
+  if (o.discountRate === undefined) fail("discountRate", "is required (a fraction per year, 0.1 for 10%)");
+  const discountRate = number(
+    o.discountRate,
+    "discountRate",
+    (x) => x > -1,
+    "a rate per year > -1 as a fraction (0.1 for 10%)",
+  );
+  if (discountRate > 1)
+    fail("discountRate", `must be a fraction per year (0.1 for 10%); ${discountRate} would be ${discountRate * 100}%`);
+  const timeUnit = text(o.timeUnit, "timeUnit", 12, "s");
+  const rateUnit = text(o.rateUnit, "rateUnit", 16, `per ${timeUnit}`);
+  if (o.options === undefined) fail("options", "is required (two or more options to compare)");
+  const options = list(o.options, "options", 2, MAX_OPTIONS).map((v, i) =>
+    option(v, `options[${i}]`, timeUnit, rateUnit),
+  );
+  options.forEach((opt, i) => {
+    const j = options.findIndex((other) => other.name.toLowerCase() === opt.name.toLowerCase());
+    if (j < i)
+      fail(`options[${i}].name`, `repeats options[${j}].name "${options[j].name}" (options need different names)`);
+  });
+  return {
+    title: text(o.title, "title", MAX_TITLE, "Business case"),
+    currency,
+    years,
+    discountRate,
+    timeUnit,
+    rateUnit,
+    options,
+  };
+}

@@ -1,0 +1,466 @@
+/**
+ * A costed business case as a one-sheet {@link WorkbookPlan}: the same plan is drawn by the
+ * .xlsx and HTML renderers (`caplab case`) and by the Office.js renderer (the pane's "New
+ * business case").
+ *
+ * Layout (top to bottom; every table at a fixed position so the formulas can refer to it):
+ * - notes: the title, a one-line conclusion built from the numbers ("FC saves £X over 3 years at
+ *   10%"), how to read the sheet;
+ * - Assumptions: discount rate (input), years, units;
+ * - Capacity (when an option has workloads): one row per option × workload with its arrival
+ *   rate, service time and sizing target as inputs, then servers, utilization, mean response,
+ *   mean wait, P(wait);
+ * - Costs: one column per option — capex, server costs and yearly running-cost lines (inputs),
+ *   year-0 one-off cost, running cost per year, net present cost, difference from the first
+ *   option, break-even capex;
+ * - Cash flows: one row per year, each option's cost and cumulative discounted cost (the chart's
+ *   data); the chart "Cumulative discounted cost".
+ *
+ * Every output is a live formula over the input cells, carrying the value computed by
+ * {@link computeCase}: native Excel arithmetic where Excel has it (costs, discounting, sizing by
+ * utilization), `CAPLAB.*` functions where it does not (M/M/c figures, MMC_STAFF sizing, NPV_IT).
+ * Labels that come from the input (option names, cost lines) are text cells, never formula text.
+ */
+import { CaseInput, CaseOption, parseCaseInput } from "./case-input";
+import { CaseResult, computeCase } from "./case-model";
+import { CellValue, ChartPlan, ColumnPlan, FormulaCell, SheetPlan, TablePlan, WorkbookPlan } from "./plan";
+
+export interface CasePlanOptions {
+  /** Sheet name (default "Business case"). */
+  sheetName?: string;
+  /** Prefix of the table names, unique in the workbook (default "Case"). */
+  tablePrefix?: string;
+  /** Input files, as given (the plan's `sources`). */
+  sources?: string[];
+}
+
+/** The sheet name of a case when none is given. */
+export const CASE_SHEET = "Business case";
+
+/** Where things are on the case sheet, for callers that need to find a figure (tests, the pane). */
+export interface CaseLayout {
+  /** A1 address of the discount-rate input. */
+  discountRate: string;
+  /** Per option: A1 address of its net present cost. */
+  npv: string[];
+  /** Per option, per workload: A1 address of its server count. */
+  servers: string[][];
+}
+
+export interface CasePlan {
+  plan: WorkbookPlan;
+  input: CaseInput;
+  result: CaseResult;
+  layout: CaseLayout;
+}
+
+/** Column letters of a 0-based column index (0 → A, 26 → AA). */
+function letter(col: number): string {
+  let s = "";
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** A1 address of a 0-based sheet position; `abs` gives $A$1. */
+function a1(row: number, col: number, abs = false): string {
+  return abs ? `$${letter(col)}$${row + 1}` : `${letter(col)}${row + 1}`;
+}
+
+/** A native Excel formula with the value computed here. */
+function native(formula: string, result: number): FormulaCell {
+  return { formula, result };
+}
+
+/**
+ * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
+ * (ExcelJS, HTML) must show the computed value, never the formula (a workbook opened without
+ * the add-in would show #NAME?), so the value is what this plan holds.
+ */
+function addin(_formula: string, result: number, nativeEquivalent?: string): CellValue {
+  return nativeEquivalent === undefined ? result : native(nativeEquivalent, result);
+}
+
+/** Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200" (negative: "-£5"). */
+export function money(amount: number, currency: string): string {
+  const whole = Math.round(Math.abs(amount)).toLocaleString("en-GB");
+  const sign = amount < 0 && Math.round(Math.abs(amount)) !== 0 ? "-" : "";
+  return currency.length === 1 ? `${sign}${currency}${whole}` : `${sign}${currency} ${whole}`;
+}
+
+/** A rate as a percentage with up to two decimals: 0.1 → "10%", 0.075 → "7.5%". */
+export function percent(rate: number): string {
+  return `${Number((rate * 100).toFixed(2))}%`;
+}
+
+/**
+ * The conclusion line: the cheapest option against the first (the baseline), or, when the
+ * baseline is cheapest, what the runner-up would cost more; with two options, the break-even
+ * capex of the second.
+ */
+export function conclusion(input: CaseInput, result: CaseResult): string {
+  const opts = result.options;
+  const n = input.years;
+  const over = `over ${n} year${n === 1 ? "" : "s"} at ${percent(input.discountRate)}`;
+  const cost = (i: number): string => money(opts[i].npv, input.currency);
+  let line: string;
+  if (result.cheapest !== 0) {
+    const k = result.cheapest;
+    line =
+      `${input.options[k].name} saves ${money(-opts[k].difference, input.currency)} ${over} compared with ` +
+      `${input.options[0].name} (net present cost ${cost(k)} vs ${cost(0)}).`;
+  } else {
+    let second = 1;
+    for (let i = 2; i < opts.length; i++) if (opts[i].npv < opts[second].npv) second = i;
+    line =
+      opts[second].difference === 0
+        ? `${input.options[0].name} and ${input.options[second].name} cost the same ${over} (net present cost ${cost(0)}).`
+        : `${input.options[0].name} costs least: ${input.options[second].name} would cost ` +
+          `${money(opts[second].difference, input.currency)} more ${over} (net present cost ${cost(second)} vs ${cost(0)}).`;
+  }
+  if (opts.length === 2) {
+    line += ` ${input.options[1].name} breaks even with ${input.options[0].name} at a capex of ${money(opts[1].breakEvenCapex, input.currency)}.`;
+  }
+  return line;
+}
+
+/** Decimals that show a time to ~4 significant digits: 30 → 2, 0.000041 → 8. */
+function timeFormat(times: number[]): string {
+  const smallest = Math.min(...times.filter((t) => t > 0));
+  const decimals = Math.min(9, Math.max(2, 3 - Math.floor(Math.log10(smallest))));
+  return "0." + "0".repeat(decimals);
+}
+
+function currencyFormat(currency: string): string {
+  const symbol = currency.length === 1 ? `"${currency}"` : `"${currency} "`;
+  return `${symbol}#,##0;-${symbol}#,##0`;
+}
+
+/** Table names: letters, digits and underscores, starting with a letter. */
+function tableName(prefix: string, name: string): string {
+  const clean = prefix.replace(/[^A-Za-z0-9_]/g, "_").replace(/^[^A-Za-z]/, "T");
+  return `${clean}_${name}`;
+}
+
+const SIZING_TEXT = {
+  servers: "fixed number of servers",
+  utilization: "utilization ≤ target",
+  response: "mean response ≤ target",
+  serviceLevel: "share answered within time ≥ target",
+} as const;
+
+/**
+ * Builds the business-case sheet from a validated case.
+ *
+ * @param input - the case, from {@link parseCaseInput} (not modified)
+ * @param options - sheet name, table-name prefix, sources
+ * @returns the plan (one sheet), the input, the computed figures and where the key cells are
+ * @throws DomainError naming the input path when the case cannot be computed (see {@link computeCase})
+ * @example
+ * buildCasePlan(parseCaseInput({ years: 3, discountRate: 0.1, options: [
+ *   { name: "Keep", opex: [{ label: "Support", perYear: 100000 }] },
+ *   { name: "Replace", capex: 250000 } ] })).plan.sheets[0].notes[1];
+ * // => "Replace saves £23,554 over 3 years at 10% compared with Keep (net present cost £250,000 vs £273,554). Replace breaks even with Keep at a capex of £273,554."
+ */
+export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): CasePlan {
+  const result = computeCase(input);
+  const prefix = options.tablePrefix ?? "Case";
+  const cur = currencyFormat(input.currency);
+  const opts = input.options;
+  const res = result.options;
+  const anyWorkloads = opts.some((o) => o.workloads.length > 0);
+
+  const notes = [
+    `Business case: ${input.title}`,
+    conclusion(input, result),
+    `Inputs are marked "(input)"; every other figure is a formula over them. Costs are paid at the start of each year ` +
+      `(year 0 = now, not discounted) and discounted at the rate below.`,
+  ];
+  if (anyWorkloads) {
+    notes.push(
+      "Servers, response, wait and P(wait) are M/M/c figures (Capacity Lab's MMC_STAFF and MMC_METRICS): " +
+        "live with the add-in; a copy made for sharing holds their values for the inputs shown.",
+    );
+  }
+  const tables: TablePlan[] = [];
+  let row = notes.length + 1;
+
+  // Assumptions: one row.
+  const assumptionsAt = { row, col: 0 };
+  const rateCell = a1(row + 1, 0, true);
+  tables.push({
+    name: tableName(prefix, "Assumptions"),
+    columns: [
+      { header: "Discount rate per year (input)", numFmt: "0.0%", description: "A fraction per year: 10% = 0.1" },
+      {
+        header: "Years",
+        numFmt: "0",
+        description: "Yearly payments at the start of years 0 … N − 1; rebuild the case to change",
+      },
+      { header: "Currency", numFmt: "@" },
+      { header: "Time unit", numFmt: "@", description: "Unit of service times and response times" },
+      { header: "Rate unit", numFmt: "@", description: "Unit of arrival rates" },
+    ],
+    rows: [[input.discountRate, input.years, input.currency, input.timeUnit, input.rateUnit]],
+    at: assumptionsAt,
+  });
+  row += 4;
+
+  // Capacity: one row per option × workload.
+  const serversAt: string[][] = opts.map(() => []);
+  const serverRange: (string | null)[] = opts.map(() => null);
+  if (anyWorkloads) {
+    const times: number[] = [];
+    for (const o of opts)
+      for (const w of o.workloads) {
+        times.push(w.serviceTime);
+        if (w.sizing.kind === "response") times.push(w.sizing.response);
+        if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(w.sizing.answerWithin);
+      }
+    const tf = timeFormat(times);
+    const withinCol = opts.some((o) => o.workloads.some((w) => w.sizing.kind === "serviceLevel"));
+    const columns: ColumnPlan[] = [
+      { header: "Option" },
+      { header: "Workload" },
+      { header: `Arrival rate (${input.rateUnit}) (input)`, description: "λ: arrivals (IOs, calls) per time unit" },
+      {
+        header: `Service time (${input.timeUnit}) (input)`,
+        numFmt: tf,
+        description: "S: mean service time (CPU time per IO, handling time per call)",
+      },
+      { header: "Sizing rule" },
+      {
+        header: "Target (input)",
+        description: "Servers for a fixed count; a fraction for utilization or service level; a time for response",
+      },
+    ];
+    if (withinCol) columns.push({ header: `Answer within (${input.timeUnit}) (input)`, numFmt: tf });
+    const C = { rate: 2, service: 3, target: 5, within: 6, servers: withinCol ? 7 : 6 };
+    columns.push(
+      { header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
+      { header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
+      { header: `Mean response (${input.timeUnit})`, numFmt: tf, description: "S + mean wait (M/M/c, exact Erlang C)" },
+      { header: `Mean wait (${input.timeUnit})`, numFmt: tf, description: "Mean time queued before service" },
+      { header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
+    );
+    const at = { row, col: 0 };
+    const rows: CellValue[][] = [];
+    opts.forEach((o, i) => {
+      const first = at.row + 1 + rows.length;
+      o.workloads.forEach((w, j) => {
+        const r = at.row + 1 + rows.length;
+        const ref = (col: number): string => a1(r, col);
+        const wr = res[i].workloads[j];
+        const lam = ref(C.rate);
+        const s = ref(C.service);
+        const tgt = ref(C.target);
+        const c = ref(C.servers);
+        let target: number;
+        let servers: CellValue;
+        switch (w.sizing.kind) {
+          case "servers":
+            target = w.sizing.servers;
+            servers = native(`${tgt}`, wr.servers);
+            break;
+          case "utilization":
+            target = w.sizing.utilization;
+            servers = native(`MAX(ROUNDUP(${lam}*${s}/${tgt},0),INT(${lam}*${s})+1)`, wr.servers);
+            break;
+          case "response":
+            target = w.sizing.response;
+            servers = addin(`CAPLAB.MMC_STAFF(${s},${lam},${tgt}-${s})`, wr.servers);
+            break;
+          default:
+            target = w.sizing.level;
+            servers = addin(`CAPLAB.MMC_STAFF(${s},${lam},${tgt},${ref(C.within)})`, wr.servers);
+        }
+        const metrics = `CAPLAB.MMC_METRICS(${c},${s},${lam})`;
+        const cells: CellValue[] = [
+          o.name,
+          w.name,
+          w.arrivalRate,
+          w.serviceTimeRef ? native(w.serviceTimeRef, w.serviceTime) : w.serviceTime,
+          SIZING_TEXT[w.sizing.kind],
+          target,
+        ];
+        if (withinCol) cells.push(w.sizing.kind === "serviceLevel" ? w.sizing.answerWithin : null);
+        cells.push(
+          servers,
+          native(`${lam}*${s}/${c}`, wr.utilization),
+          addin(`INDEX(${metrics},4,2)`, wr.meanResponse),
+          addin(`INDEX(${metrics},3,2)`, wr.meanWait),
+          addin(`INDEX(${metrics},2,2)`, wr.pWait),
+        );
+        rows.push(cells);
+        serversAt[i].push(a1(r, C.servers));
+      });
+      if (o.workloads.length === 1) serverRange[i] = a1(first, C.servers);
+      if (o.workloads.length > 1) {
+        serverRange[i] = `SUM(${a1(first, C.servers)}:${a1(first + o.workloads.length - 1, C.servers)})`;
+      }
+    });
+    tables.push({ name: tableName(prefix, "Capacity"), columns, rows, at });
+    row += rows.length + 3;
+  }
+
+  // Costs: one column per option.
+  const lineLabels: string[] = [];
+  for (const o of opts)
+    for (const l of o.opex)
+      if (!lineLabels.some((x) => x.toLowerCase() === l.label.toLowerCase())) lineLabels.push(l.label);
+  const costsAt = { row, col: 0 };
+  const costRows: { label: string; cells: (o: CaseOption, i: number, col: number) => CellValue }[] = [];
+  const rowOf = (label: string): number => costsAt.row + 1 + costRows.findIndex((r) => r.label === label);
+  const cellOf = (label: string, col: number): string => a1(rowOf(label), col);
+  const L = {
+    capex: "Capex at year 0 (input)",
+    perServer: "Cost per server, one-off (input)",
+    perServerYear: "Cost per server per year (input)",
+    upfront: "Year-0 one-off cost",
+    running: "Running cost per year",
+    npv: `Net present cost over ${input.years} year${input.years === 1 ? "" : "s"}`,
+    diff: `Difference from ${opts[0].name}`,
+    breakEven: "Break-even capex",
+  };
+  const years = input.years;
+  const cashAt = { row: 0, col: 0 }; // set below, once the costs table's height is known
+  const cashCostCell = (i: number, t: number): string => a1(cashAt.row + 1 + t, 1 + i);
+  costRows.push({ label: L.capex, cells: (o) => o.capex });
+  if (anyWorkloads) {
+    costRows.push({ label: L.perServer, cells: (o) => o.costPerServer });
+    costRows.push({ label: L.perServerYear, cells: (o) => o.costPerServerPerYear });
+  }
+  lineLabels.forEach((label) => {
+    costRows.push({
+      label: `${label} per year (input)`,
+      cells: (o) => o.opex.find((l) => l.label.toLowerCase() === label.toLowerCase())?.perYear ?? 0,
+    });
+  });
+  const lineRows = lineLabels.map((label) => `${label} per year (input)`);
+  costRows.push({
+    label: L.upfront,
+    cells: (o, i, col) => {
+      const parts = [cellOf(L.capex, col)];
+      if (serverRange[i]) parts.push(`${serverRange[i]}*${cellOf(L.perServer, col)}`);
+      return native(parts.join("+"), res[i].upfront);
+    },
+  });
+  costRows.push({
+    label: L.running,
+    cells: (o, i, col) => {
+      const parts: string[] = [];
+      if (lineRows.length === 1) parts.push(cellOf(lineRows[0], col));
+      if (lineRows.length > 1)
+        parts.push(`SUM(${cellOf(lineRows[0], col)}:${cellOf(lineRows[lineRows.length - 1], col)})`);
+      if (serverRange[i]) parts.push(`${serverRange[i]}*${cellOf(L.perServerYear, col)}`);
+      return native(parts.length > 0 ? parts.join("+") : "0", res[i].running);
+    },
+  });
+  costRows.push({
+    label: L.npv,
+    cells: (o, i) =>
+      addin(
+        `CAPLAB.NPV_IT(${rateCell},${cashCostCell(i, 0)}:${cashCostCell(i, years - 1)})`,
+        res[i].npv,
+        // NPV_IT = first flow + Excel's NPV (which discounts from t = 1) over the rest.
+        years === 1
+          ? cashCostCell(i, 0)
+          : `${cashCostCell(i, 0)}+NPV(${rateCell},${cashCostCell(i, 1)}:${cashCostCell(i, years - 1)})`,
+      ),
+  });
+  costRows.push({
+    label: L.diff,
+    cells: (o, i, col) => native(`${cellOf(L.npv, col)}-${cellOf(L.npv, 1)}`, res[i].difference),
+  });
+  costRows.push({
+    label: L.breakEven,
+    cells: (o, i, col) => native(`${cellOf(L.capex, col)}-${cellOf(L.diff, col)}`, res[i].breakEvenCapex),
+  });
+  row += costRows.length + 3;
+  cashAt.row = row;
+  tables.push({
+    name: tableName(prefix, "Costs"),
+    columns: [{ header: "Item" }, ...opts.map((o): ColumnPlan => ({ header: o.name, numFmt: cur }))],
+    rows: costRows.map((r) => [r.label, ...opts.map((o, i) => r.cells(o, i, 1 + i))]),
+    at: costsAt,
+  });
+
+  // Cash flows: one row per year; the chart's data.
+  const costHeader = (o: CaseOption): string => `${o.name} cost`;
+  const cumHeader = (o: CaseOption): string => `${o.name} cumulative discounted`;
+  const cashName = tableName(prefix, "CashFlows");
+  const cashRows: CellValue[][] = [];
+  for (let t = 0; t < years; t++) {
+    const r = cashAt.row + 1 + t;
+    const cells: CellValue[] = [t];
+    opts.forEach((o, i) => {
+      const upfront = cellOf(L.upfront, 1 + i);
+      const running = cellOf(L.running, 1 + i);
+      cells.push(native(t === 0 ? `${upfront}+${running}` : running, res[i].cashflows[t]));
+    });
+    opts.forEach((o, i) => {
+      const discounted = `${a1(r, 1 + i)}/(1+${rateCell})^${a1(r, 0)}`;
+      const formula = t === 0 ? discounted : `${a1(r - 1, 1 + opts.length + i)}+${discounted}`;
+      cells.push(native(formula, res[i].cumulativeDiscounted[t]));
+    });
+    cashRows.push(cells);
+  }
+  tables.push({
+    name: cashName,
+    columns: [
+      { header: "Year", numFmt: "0", description: "Payments at the start of the year; year 0 = now" },
+      ...opts.map((o): ColumnPlan => ({ header: costHeader(o), numFmt: cur })),
+      ...opts.map((o): ColumnPlan => ({
+        header: cumHeader(o),
+        numFmt: cur,
+        description: "Σ cost/(1 + rate)^year up to this year",
+      })),
+    ],
+    rows: cashRows,
+    at: cashAt,
+  });
+
+  const chart: ChartPlan = {
+    id: `${tableName(prefix, "cumulative")}`,
+    title: "Cumulative discounted cost",
+    kind: "line",
+    xTitle: "Year",
+    yTitle: `Cumulative discounted cost (${input.currency})`,
+    series: opts.map((o, i) => ({
+      name: o.name,
+      x: res[i].cumulativeDiscounted.map((_, t) => t),
+      y: res[i].cumulativeDiscounted,
+      style: "points+line",
+    })),
+    source: { table: cashName, xColumn: "Year", yColumns: opts.map(cumHeader) },
+  };
+
+  const sheet: SheetPlan = {
+    name: options.sheetName ?? CASE_SHEET,
+    notes,
+    tables,
+    charts: [chart],
+    freezeHeader: false,
+  };
+  return {
+    plan: { title: `Business case: ${input.title}`, sources: options.sources ?? [], warnings: [], sheets: [sheet] },
+    input,
+    result,
+    layout: {
+      discountRate: rateCell.replace(/\$/g, ""),
+      npv: opts.map((_, i) => cellOf(L.npv, 1 + i)),
+      servers: serversAt,
+    },
+  };
+}
+
+/**
+ * Validates untrusted JSON and builds the case plan in one step (what `caplab case` does).
+ *
+ * @param json - parsed JSON of a case (see `docs/case.md`)
+ * @param options - sheet name, table prefix, sources
+ * @returns the case plan
+ * @throws DomainError naming the input path of the first problem
+ */
+export function casePlanFromJson(json: unknown, options: CasePlanOptions = {}): CasePlan {
+  return buildCasePlan(parseCaseInput(json), options);
+}
