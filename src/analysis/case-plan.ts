@@ -7,12 +7,12 @@
  * - notes: the title, a one-line conclusion built from the numbers ("FC saves £X over 3 years at
  *   10%"), how to read the sheet;
  * - Assumptions: discount rate (input), years, units;
- * - Capacity (when an option has workloads): one row per option × workload with its arrival
- *   rate, service time and sizing target as inputs, then servers, utilization, mean response,
- *   mean wait, P(wait);
  * - Costs: one column per option — capex, server costs and yearly running-cost lines (inputs),
  *   year-0 one-off cost, running cost per year, net present cost, difference from the first
  *   option, break-even capex;
+ * - Capacity (when an option has workloads): one row per option × workload with its arrival
+ *   rate, service time and sizing target as inputs, then servers, utilization, mean response,
+ *   mean wait, P(wait);
  * - Cash flows: one row per year, each option's cost and cumulative discounted cost (the chart's
  *   data); the chart "Cumulative discounted cost".
  *
@@ -181,6 +181,12 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
         "live with the add-in; a copy made for sharing holds their values for the inputs shown.",
     );
   }
+  const lineLabels: string[] = [];
+  for (const o of opts)
+    for (const l of o.opex)
+      if (!lineLabels.some((x) => x.toLowerCase() === l.label.toLowerCase())) lineLabels.push(l.label);
+  // Costs rows: capex, [two server costs], the lines, then five figures (see below).
+  const costRowCount = 1 + (anyWorkloads ? 2 : 0) + lineLabels.length + 5;
   const tables: TablePlan[] = [];
   let row = notes.length + 1;
 
@@ -204,10 +210,13 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     at: assumptionsAt,
   });
   row += 4;
+  const costsAt = { row, col: 0 };
+  row += costRowCount + 3;
 
   // Capacity: one row per option × workload.
   const serversAt: string[][] = opts.map(() => []);
   const serverRange: (string | null)[] = opts.map(() => null);
+  let capacity: TablePlan | undefined;
   if (anyWorkloads) {
     const times: number[] = [];
     for (const o of opts)
@@ -298,16 +307,11 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
         serverRange[i] = `SUM(${a1(first, C.servers)}:${a1(first + o.workloads.length - 1, C.servers)})`;
       }
     });
-    tables.push({ name: tableName(prefix, "Capacity"), columns, rows, at });
+    capacity = { name: tableName(prefix, "Capacity"), columns, rows, at };
     row += rows.length + 3;
   }
 
   // Costs: one column per option.
-  const lineLabels: string[] = [];
-  for (const o of opts)
-    for (const l of o.opex)
-      if (!lineLabels.some((x) => x.toLowerCase() === l.label.toLowerCase())) lineLabels.push(l.label);
-  const costsAt = { row, col: 0 };
   const costRows: { label: string; cells: (o: CaseOption, i: number, col: number) => CellValue }[] = [];
   const rowOf = (label: string): number => costsAt.row + 1 + costRows.findIndex((r) => r.label === label);
   const cellOf = (label: string, col: number): string => a1(rowOf(label), col);
@@ -322,7 +326,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     breakEven: "Break-even capex",
   };
   const years = input.years;
-  const cashAt = { row: 0, col: 0 }; // set below, once the costs table's height is known
+  const cashAt = { row, col: 0 };
   const cashCostCell = (i: number, t: number): string => a1(cashAt.row + 1 + t, 1 + i);
   costRows.push({ label: L.capex, cells: (o) => o.capex });
   if (anyWorkloads) {
@@ -375,14 +379,14 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     label: L.breakEven,
     cells: (o, i, col) => native(`${cellOf(L.capex, col)}-${cellOf(L.diff, col)}`, res[i].breakEvenCapex),
   });
-  row += costRows.length + 3;
-  cashAt.row = row;
+  if (costRows.length !== costRowCount) throw new Error("internal: cost rows miscounted");
   tables.push({
     name: tableName(prefix, "Costs"),
     columns: [{ header: "Item" }, ...opts.map((o): ColumnPlan => ({ header: o.name, numFmt: cur }))],
     rows: costRows.map((r) => [r.label, ...opts.map((o, i) => r.cells(o, i, 1 + i))]),
     at: costsAt,
   });
+  if (capacity) tables.push(capacity);
 
   // Cash flows: one row per year; the chart's data.
   const costHeader = (o: CaseOption): string => `${o.name} cost`;

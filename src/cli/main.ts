@@ -16,6 +16,7 @@ const COMMANDS: Record<string, () => CommandModule> = {
   calc: () => require("./commands/calc") as CommandModule,
   functions: () => require("./commands/functions") as CommandModule,
   report: () => require("./commands/report") as CommandModule,
+  case: () => require("./commands/case") as CommandModule,
   lab: () => require("./commands/lab") as CommandModule,
 };
 

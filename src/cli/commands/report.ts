@@ -73,7 +73,8 @@ function readArgs(args: string[]): Args {
   };
 }
 
-function sameFile(a: string, b: string): boolean {
+/** True when two paths name the same file (by real path when both exist). */
+export function sameFile(a: string, b: string): boolean {
   try {
     return fs.realpathSync(a) === fs.realpathSync(b);
   } catch {
@@ -81,7 +82,11 @@ function sameFile(a: string, b: string): boolean {
   }
 }
 
-function checkOutput(option: string, target: string, ext: RegExp, inputs: string[], force: boolean): void {
+/**
+ * Checks an output path before anything is opened: the extension, not one of the inputs, not an
+ * existing file unless `force`, and an existing directory. Throws a UsageError naming the option.
+ */
+export function checkOutput(option: string, target: string, ext: RegExp, inputs: string[], force: boolean): void {
   if (!ext.test(target))
     throw new UsageError(
       `${option} ${target}: the file name must end in ${ext.source.replace(/[\\$()]/g, "").replace("|", " or ")}`,

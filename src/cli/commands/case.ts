@@ -1,0 +1,141 @@
+/**
+ * `caplab case INPUT.json -o OUT.xlsx [--html OUT.html] [--force]`
+ *
+ * Reads a business case (options, costs, workloads; see docs/case.md), builds the case sheet
+ * (`src/analysis/case-plan.ts`) and writes it through the headless renderers: an .xlsx that
+ * opens in Excel or LibreOffice without Capacity Lab (native formulas stay live; the M/M/c
+ * figures, which need the add-in's functions, are values) and optionally an offline HTML page
+ * with the chart. It prints the conclusion line.
+ *
+ * Same output safety as `caplab report`: the input is read and validated and both outputs are
+ * rendered before anything is written; outputs go to temporary files renamed into place; an
+ * existing output is replaced only with `--force`; an output that is the input is refused.
+ * Exit codes: 0 written; 2 bad usage or a bad input (the message names the file and the input
+ * path, e.g. `options[1].capex`); 1 an unexpected failure (e.g. the disk is full).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import { CliIo } from "../io";
+import { parseOptions, UsageError } from "../options";
+import { checkOutput, sameFile } from "./report";
+import { casePlanFromJson } from "../../analysis/case-plan";
+import { isDomainError } from "../../core/errors";
+import { removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
+import { renderHtml } from "../../report/html";
+
+export const summary = "Build a costed business case (options, NPV, M/M/c sizing) as .xlsx (and HTML) from a JSON file";
+
+/** Largest input accepted: a case is a few kilobytes; this bounds the time and memory spent. */
+const MAX_INPUT_BYTES = 1_000_000;
+
+const HELP = `Usage: caplab case INPUT.json -o OUT.xlsx [--html OUT.html] [--force]
+
+Builds a business-case sheet comparing two or more options: capex at year 0, yearly running
+costs, optional workloads sized as M/M/c queues (servers, utilization, response time), the net
+present cost of each option (first payment now), the difference from the first option, the
+break-even capex, and a chart of cumulative discounted cost. The first line of the sheet is the
+conclusion ("B saves £X over N years at r%"); it is also printed.
+
+The .xlsx needs no add-in: costs and discounting are live Excel formulas over the input cells;
+the M/M/c figures are values. Examples: examples/*.json; format: docs/case.md.
+
+Options:
+  -o, --output OUT.xlsx   the workbook to write (required, must end in .xlsx)
+  --html OUT.html         also write an offline HTML page with the chart
+  --force                 replace OUT.xlsx / OUT.html when they exist
+  -h, --help              this help
+
+Nothing is written when the input is invalid. Exit codes: 0 written; 2 a bad input or usage
+(the message names the file and the input, e.g. options[1].capex); 1 an unexpected failure.
+`;
+
+const OPTIONS = {
+  help: { type: "boolean", short: "h" },
+  output: { type: "string", short: "o" },
+  html: { type: "string" },
+  force: { type: "boolean" },
+} as const;
+
+/** Reads and parses the input file; problems are UsageErrors naming the file. */
+function readInput(file: string): unknown {
+  if (!fs.existsSync(file)) throw new UsageError(`${file}: no such file`);
+  const stat = fs.statSync(file);
+  if (stat.isDirectory()) throw new UsageError(`${file}: is a directory`);
+  if (stat.size > MAX_INPUT_BYTES) {
+    throw new UsageError(`${file}: ${stat.size} bytes; a business case is at most ${MAX_INPUT_BYTES} bytes`);
+  }
+  const text = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new UsageError(`${file}: not valid JSON: ${(e as Error).message}`);
+  }
+}
+
+/** Runs `caplab case`; returns the exit code. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let built;
+  let output: string;
+  let html: string | undefined;
+  let input = "input";
+  try {
+    const { values: v, positionals } = parseOptions("case", args, OPTIONS, true);
+    if (v.help) {
+      io.out(HELP);
+      return 0;
+    }
+    if (positionals.length !== 1) {
+      throw new UsageError(
+        positionals.length === 0
+          ? "no input file (see caplab case --help)"
+          : `one input file, got ${positionals.length}`,
+      );
+    }
+    input = positionals[0];
+    if (!v.output) throw new UsageError("-o OUT.xlsx is required");
+    output = v.output;
+    html = v.html;
+    const force = v.force ?? false;
+    checkOutput("-o", output, /\.xlsx$/i, [input], force);
+    if (html !== undefined) {
+      checkOutput("--html", html, /\.(html|htm)$/i, [input], force);
+      if (sameFile(html, output) || path.resolve(html) === path.resolve(output)) {
+        throw new UsageError("--html and -o name the same file");
+      }
+    }
+    const json = readInput(input);
+    built = casePlanFromJson(json, { sources: [input] });
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`caplab case: ${e.message}\n`);
+      return 2;
+    }
+    if (isDomainError(e)) {
+      io.err(`caplab case: ${input}: ${e.message}\nNothing was written.\n`);
+      return 2;
+    }
+    throw e;
+  }
+
+  // Render both outputs to temporary files beside their targets; rename only when both exist.
+  const page = html !== undefined ? renderHtml(built.plan) : undefined;
+  const temps: [string, string][] = [];
+  try {
+    temps.push([await renderXlsxToTemp(built.plan, output), output]);
+    if (html !== undefined && page !== undefined) {
+      const tmp = tempPathFor(html);
+      temps.push([tmp, html]);
+      fs.writeFileSync(tmp, page, { flag: "wx" });
+    }
+    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
+  } catch (e) {
+    for (const [tmp] of temps) removeQuietly(tmp);
+    io.err(
+      `caplab case: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : output}: ${(e as Error).message}\n`,
+    );
+    return 1;
+  }
+  for (const [, target] of temps) io.out(`wrote ${target}\n`);
+  io.out(`${built.plan.sheets[0].notes[1]}\n`);
+  return 0;
+}

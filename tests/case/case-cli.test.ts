@@ -1,0 +1,112 @@
+/**
+ * `caplab case` through its module entry point (the code bin/caplab.js runs), output captured;
+ * files go to a fresh temporary directory per test.
+ */
+import ExcelJS from "exceljs";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { run } from "../../src/cli/commands/case";
+import { main } from "../../src/cli/main";
+
+const EXAMPLES = path.join(__dirname, "..", "..", "examples");
+const STORAGE = path.join(EXAMPLES, "storage-replacement.json");
+
+async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
+  let out = "";
+  let err = "";
+  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t) });
+  return { code, out, err };
+}
+
+let dir: string;
+beforeEach(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-case-"));
+});
+afterEach(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe("caplab case", () => {
+  it("is a caplab command with help", async () => {
+    let out = "";
+    expect(await main(["--help"], { out: (t) => (out += t), err: () => undefined })).toBe(0);
+    expect(out).toMatch(/^ {2}case {7}Build a costed business case/m);
+    const r = await cli(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(/Usage: caplab case INPUT\.json -o OUT\.xlsx \[--html OUT\.html\] \[--force\]/);
+  });
+
+  it("writes the workbook and the HTML page and prints the conclusion", async () => {
+    const out = path.join(dir, "case.xlsx");
+    const html = path.join(dir, "case.html");
+    const r = await cli([STORAGE, "-o", out, "--html", html]);
+    expect(r.err).toBe("");
+    expect(r.code).toBe(0);
+    expect(r.out).toContain("Replace saves £23,554 over 3 years at 10%");
+    expect(r.out).toContain("breaks even with Keep current array at a capex of £273,554.");
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(out);
+    expect(wb.worksheets.map((w) => w.name)).toEqual(["Business case"]);
+    const page = fs.readFileSync(html, "utf8");
+    expect(page).toContain("Cumulative discounted cost");
+    expect(page).toContain("£273,554");
+    expect(fs.readdirSync(dir).sort()).toEqual(["case.html", "case.xlsx"]); // no temporary files left
+  });
+
+  it("refuses to overwrite without --force, and replaces with it", async () => {
+    const out = path.join(dir, "case.xlsx");
+    fs.writeFileSync(out, "precious");
+    const r = await cli([STORAGE, "-o", out]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(`-o ${out}: exists; pass --force to replace it`);
+    expect(fs.readFileSync(out, "utf8")).toBe("precious");
+    const forced = await cli([STORAGE, "-o", out, "--force"]);
+    expect(forced.code).toBe(0);
+    expect(fs.readFileSync(out).subarray(0, 2).toString()).toBe("PK");
+  });
+
+  it.each([
+    [["-o", "x.xlsx"], "no input file"],
+    [[STORAGE], "-o OUT.xlsx is required"],
+    [[STORAGE, "-o", "out.csv"], "the file name must end in .xlsx"],
+    [[STORAGE, STORAGE, "-o", "x.xlsx"], "one input file, got 2"],
+    [[STORAGE, "-o", "x.xlsx", "--bogus"], "unknown option '--bogus'"],
+  ])("bad usage %j: exit 2, %s", async (args, message) => {
+    const r = await cli(args.map((a) => (a.endsWith(".xlsx") || a.endsWith(".csv") ? path.join(dir, a) : a)));
+    expect(r.code).toBe(2);
+    expect(r.err).toContain(message);
+    expect(fs.readdirSync(dir)).toEqual([]);
+  });
+
+  it("refuses an output that is the input", async () => {
+    const input = path.join(dir, "case.xlsx");
+    fs.copyFileSync(STORAGE, input);
+    const r = await cli([input, "-o", input, "--force"]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain("is one of the inputs");
+    expect(fs.readFileSync(input, "utf8")).toBe(fs.readFileSync(STORAGE, "utf8"));
+  });
+
+  it("names the file and the input path of a bad case, and writes nothing", async () => {
+    const bad = path.join(dir, "bad.json");
+    const json = JSON.parse(fs.readFileSync(STORAGE, "utf8")) as { options: Record<string, unknown>[] };
+    json.options[1].capex = "a lot";
+    fs.writeFileSync(bad, JSON.stringify(json));
+    const out = path.join(dir, "out.xlsx");
+    const r = await cli([bad, "-o", out, "--html", path.join(dir, "out.html")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toBe(
+      `caplab case: ${bad}: options[1].capex: must be an amount ≥ 0, got "a lot"\nNothing was written.\n`,
+    );
+    expect(fs.readdirSync(dir)).toEqual(["bad.json"]);
+  });
+
+  it("reports invalid JSON with the file name", async () => {
+    const bad = path.join(dir, "bad.json");
+    fs.writeFileSync(bad, '{"years": 3,');
+    const r = await cli([bad, "-o", path.join(dir, "out.xlsx")]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(new RegExp(`^caplab case: ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON: `));
+  });
+});

@@ -1,0 +1,218 @@
+/**
+ * The workbook `caplab case` writes, opened by another program: LibreOffice Calc (headless)
+ * loads it, recalculates every formula and exports the sheet as CSV, which is compared with the
+ * figures of the case. Three files per example:
+ * - the file `caplab case` wrote (recalculated on load: the numbers must not move);
+ * - the same plan with every cached formula result removed, so the numbers LibreOffice shows
+ *   can only be its own calculation of our formulas;
+ * - that file with the discount rate edited to 5 %, so the net present costs must follow the
+ *   input (the sheet is live without the add-in).
+ * The file is also unzipped: no `CAPLAB.` formula, no `_xldudf_` name, no add-in (web-extension)
+ * part — what a manager without Capacity Lab would otherwise see as #NAME? and a prompt.
+ *
+ * Needs LibreOffice (`soffice`); .ci/run installs it. Without it the test fails under CI=true
+ * and is skipped, saying so, elsewhere.
+ */
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import JSZip from "jszip";
+import { run } from "../../src/cli/commands/case";
+import { casePlanFromJson, CasePlan } from "../../src/analysis/case-plan";
+import { CellValue, WorkbookPlan } from "../../src/analysis/plan";
+import { renderXlsx } from "../../src/report/xlsx";
+import { npv } from "../../src/core/npv";
+import { parseA1 } from "./sheet-eval";
+
+const EXAMPLES = path.join(__dirname, "..", "..", "examples");
+const FILES = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".json"));
+
+function findSoffice(): string | undefined {
+  for (const p of ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"])
+    if (fs.existsSync(p)) return p;
+  return undefined;
+}
+const SOFFICE = findSoffice();
+const ON_CI = process.env.CI === "true";
+const describeLo = SOFFICE || ON_CI ? describe : describe.skip;
+if (!SOFFICE && !ON_CI)
+  console.warn("case-libreoffice: soffice not installed; skipped (CI installs libreoffice-calc-nogui)");
+
+/** A CSV line split into fields (RFC 4180 quoting, as LibreOffice writes it). */
+function csvRows(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = "";
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (quoted) {
+      if (ch === '"' && text[i + 1] === '"') {
+        field += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else field += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ",") {
+      row.push(field);
+      field = "";
+    } else if (ch === "\n") {
+      row.push(field);
+      rows.push(row);
+      row = [];
+      field = "";
+    } else if (ch !== "\r") field += ch;
+  }
+  if (field !== "" || row.length > 0) rows.push([...row, field]);
+  return rows;
+}
+
+/** A CSV field as a number: "0.6", "60%" (raw values, shown with % for percent formats). */
+function csvNumber(field: string): number {
+  const m = /^(-?[\d.]+(?:E[-+]?\d+)?)(%?)$/i.exec(field.trim());
+  if (!m) return NaN;
+  return m[2] ? Number(m[1]) / 100 : Number(m[1]);
+}
+
+/** Every number the sheet plan shows, by 0-based sheet position. */
+function plannedNumbers(plan: WorkbookPlan): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of plan.sheets[0].tables) {
+    const at = t.at as { row: number; col: number };
+    t.rows.forEach((row, i) =>
+      row.forEach((cell: CellValue, j) => {
+        const v = cell !== null && typeof cell === "object" && "formula" in cell ? cell.result : cell;
+        if (typeof v === "number") out.set(`${at.row + 1 + i},${at.col + j}`, v);
+      }),
+    );
+  }
+  return out;
+}
+
+/** The plan with every formula's cached result removed (and optionally the discount rate changed). */
+function stripped(plan: WorkbookPlan, rate?: number): WorkbookPlan {
+  const copy = structuredClone(plan);
+  for (const t of copy.sheets[0].tables) {
+    for (const row of t.rows)
+      row.forEach((cell, j) => {
+        if (cell !== null && typeof cell === "object" && "formula" in cell)
+          row[j] = { formula: cell.formula, result: null };
+      });
+  }
+  if (rate !== undefined) copy.sheets[0].tables[0].rows[0][0] = rate;
+  return copy;
+}
+
+/**
+ * Equal to the 15 significant digits CSV carries. `scale` is the size of the numbers a cell was
+ * subtracted from: a difference of two equal NPVs is ~1e-10 here and exactly 0 in Calc, which
+ * (like Excel) rounds a cancellation to zero.
+ */
+function expectSame(actual: number, expected: number, where: string, scale = 0): void {
+  const ok = Math.abs(actual - expected) <= 1e-13 * scale + 1e-9 * Math.abs(expected);
+  if (!ok) throw new Error(`${where}: LibreOffice shows ${actual}, the case has ${expected}`);
+}
+
+describeLo("caplab case output in LibreOffice", () => {
+  let dir: string;
+  const built = new Map<string, CasePlan>();
+  const csv = new Map<string, string[][]>();
+
+  beforeAll(async () => {
+    if (!SOFFICE) throw new Error("soffice (LibreOffice) is not installed: .ci/run installs libreoffice-calc-nogui");
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-case-lo-"));
+    const xlsx: string[] = [];
+    for (const file of FILES) {
+      const base = file.replace(/\.json$/, "");
+      const out = path.join(dir, `${base}.xlsx`);
+      const r = await run([path.join(EXAMPLES, file), "-o", out], {
+        out: () => undefined,
+        err: (t) => console.error(t),
+      });
+      if (r !== 0) throw new Error(`caplab case ${file} exited ${r}`);
+      const plan = casePlanFromJson(JSON.parse(fs.readFileSync(path.join(EXAMPLES, file), "utf8")));
+      built.set(base, plan);
+      fs.writeFileSync(path.join(dir, `${base}.stripped.xlsx`), await renderXlsx(stripped(plan.plan)));
+      fs.writeFileSync(path.join(dir, `${base}.rate5.xlsx`), await renderXlsx(stripped(plan.plan, 0.05)));
+      xlsx.push(out, path.join(dir, `${base}.stripped.xlsx`), path.join(dir, `${base}.rate5.xlsx`));
+    }
+    // A private profile that makes Calc recalculate every formula of an .xlsx on load.
+    const profile = path.join(dir, "profile");
+    fs.mkdirSync(path.join(profile, "user"), { recursive: true });
+    fs.writeFileSync(
+      path.join(profile, "user", "registrymodifications.xcu"),
+      `<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
+</oor:items>
+`,
+    );
+    const outDir = path.join(dir, "csv");
+    execFileSync(
+      SOFFICE,
+      [
+        `-env:UserInstallation=file://${profile}`,
+        "--headless",
+        "--convert-to",
+        // UTF-8, comma, double quotes; raw values (not as shown), every sheet.
+        "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
+        "--outdir",
+        outDir,
+        ...xlsx,
+      ],
+      { stdio: "pipe", timeout: 180_000 },
+    );
+    for (const f of fs.readdirSync(outDir)) {
+      csv.set(f.replace(/-Business case\.csv$/, ""), csvRows(fs.readFileSync(path.join(outDir, f), "utf8")));
+    }
+  }, 200_000);
+
+  afterAll(() => {
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe.each(FILES.map((f) => f.replace(/\.json$/, "")))("%s", (base) => {
+    it("has no CAPLAB formula, no _xldudf_ name and no add-in part", async () => {
+      const zip = await JSZip.loadAsync(fs.readFileSync(path.join(dir, `${base}.xlsx`)));
+      const names = Object.keys(zip.files);
+      expect(names.filter((n) => /webextension|taskpane/i.test(n))).toEqual([]);
+      let formulas = 0;
+      for (const name of names.filter((n) => n.endsWith(".xml") || n.endsWith(".rels"))) {
+        const xml = await (zip.file(name) as JSZip.JSZipObject).async("string");
+        expect(xml).not.toMatch(/_xldudf_|webextension/i);
+        for (const m of xml.matchAll(/<f>([^<]*)<\/f>/g)) {
+          formulas++;
+          expect(m[1]).not.toMatch(/CAPLAB\./i);
+        }
+      }
+      expect(formulas).toBeGreaterThan(10);
+    });
+
+    it.each(["", ".stripped"])("LibreOffice recalculates%s to the case's numbers", (variant) => {
+      const grid = csv.get(base + variant) as string[][];
+      expect(grid).toBeDefined();
+      const c = built.get(base) as CasePlan;
+      const want = plannedNumbers(c.plan);
+      expect(want.size).toBeGreaterThan(20);
+      const scale = Math.max(...c.result.options.map((o) => Math.abs(o.npv)));
+      for (const [key, value] of want) {
+        const [r, col] = key.split(",").map(Number);
+        expectSame(csvNumber(grid[r]?.[col] ?? ""), value, `${base}${variant} row ${r + 1} column ${col + 1}`, scale);
+      }
+    });
+
+    it("follows an edited discount rate: net present costs at 5%", () => {
+      const grid = csv.get(`${base}.rate5`) as string[][];
+      const c = built.get(base) as CasePlan;
+      c.layout.npv.forEach((addr, i) => {
+        const { row, col } = parseA1(addr);
+        expectSame(
+          csvNumber(grid[row][col]),
+          npv(0.05, c.result.options[i].cashflows),
+          `${base} NPV of option ${i + 1}`,
+        );
+      });
+    });
+  });
+});
