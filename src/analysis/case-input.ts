@@ -230,6 +230,9 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
 function option(v: unknown, path: string, timeUnit: string, rateUnit: string): CaseOption {
   const o = object(v, path, ["name", "capex", "opex", "workloads", "costPerServer", "costPerServerPerYear"]);
   const name = text(o.name, `${path}.name`, MAX_NAME);
+  // The first column of the case's tables is headed "Item" or "Year".
+  if (/^(item|year)$/i.test(name))
+    fail(`${path}.name`, `"${name}" is a column heading of the case sheet; choose another name`);
   const opex = (o.opex === undefined ? [] : list(o.opex, `${path}.opex`, 0, MAX_LINES)).map((line, i): OpexLine => {
     const p = `${path}.opex[${i}]`;
     const l = object(line, p, ["label", "perYear"]);

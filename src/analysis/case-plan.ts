@@ -13,8 +13,8 @@
  * - Capacity (when an option has workloads): one row per option × workload with its arrival
  *   rate, service time and sizing target as inputs, then servers, utilization, mean response,
  *   mean wait, P(wait);
- * - Cash flows: one row per year, each option's cost and cumulative discounted cost (the chart's
- *   data); the chart "Cumulative discounted cost".
+ * - Cost per year: one row per year, each option's cost; beside it, the cumulative discounted
+ *   cost per option (the chart's data); the chart "Cumulative discounted cost".
  *
  * Every output is a live formula over the input cells, carrying the value computed by
  * {@link computeCase}: native Excel arithmetic where Excel has it (costs, discounting, sizing by
@@ -28,7 +28,10 @@ import { CellValue, ChartPlan, ColumnPlan, FormulaCell, SheetPlan, TablePlan, Wo
 export interface CasePlanOptions {
   /** Sheet name (default "Business case"). */
   sheetName?: string;
-  /** Prefix of the table names, unique in the workbook (default "Case"). */
+  /**
+   * Prefix of the table names, to keep them unique in a workbook with several cases (default
+   * none: Assumptions, Costs, Capacity, CostPerYear, CumulativeCost).
+   */
   tablePrefix?: string;
   /** Input files, as given (the plan's `sources`). */
   sources?: string[];
@@ -123,10 +126,10 @@ export function conclusion(input: CaseInput, result: CaseResult): string {
   return line;
 }
 
-/** Decimals that show a time to ~4 significant digits: 30 → 2, 0.000041 → 8. */
+/** Decimals that show the smallest time to 3 significant digits (at least 2): 30 → 2, 0.000041 → 7. */
 function timeFormat(times: number[]): string {
   const smallest = Math.min(...times.filter((t) => t > 0));
-  const decimals = Math.min(9, Math.max(2, 3 - Math.floor(Math.log10(smallest))));
+  const decimals = Math.min(9, Math.max(2, 2 - Math.floor(Math.log10(smallest))));
   return "0." + "0".repeat(decimals);
 }
 
@@ -137,15 +140,16 @@ function currencyFormat(currency: string): string {
 
 /** Table names: letters, digits and underscores, starting with a letter. */
 function tableName(prefix: string, name: string): string {
+  if (prefix === "") return name;
   const clean = prefix.replace(/[^A-Za-z0-9_]/g, "_").replace(/^[^A-Za-z]/, "T");
   return `${clean}_${name}`;
 }
 
 const SIZING_TEXT = {
-  servers: "fixed number of servers",
+  servers: "fixed servers",
   utilization: "utilization ≤ target",
-  response: "mean response ≤ target",
-  serviceLevel: "share answered within time ≥ target",
+  response: "response ≤ target",
+  serviceLevel: "answered in time ≥ target",
 } as const;
 
 /**
@@ -163,7 +167,7 @@ const SIZING_TEXT = {
  */
 export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): CasePlan {
   const result = computeCase(input);
-  const prefix = options.tablePrefix ?? "Case";
+  const prefix = options.tablePrefix ?? "";
   const cur = currencyFormat(input.currency);
   const opts = input.options;
   const res = result.options;
@@ -230,7 +234,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     const columns: ColumnPlan[] = [
       { header: "Option" },
       { header: "Workload" },
-      { header: `Arrival rate (${input.rateUnit}) (input)`, description: "λ: arrivals (IOs, calls) per time unit" },
+      { header: `Rate (${input.rateUnit}) (input)`, description: "λ: arrival rate (IOs, calls) per time unit" },
       {
         header: `Service time (${input.timeUnit}) (input)`,
         numFmt: tf,
@@ -242,7 +246,13 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
         description: "Servers for a fixed count; a fraction for utilization or service level; a time for response",
       },
     ];
-    if (withinCol) columns.push({ header: `Answer within (${input.timeUnit}) (input)`, numFmt: tf });
+    if (withinCol) {
+      columns.push({
+        header: "Answer within (input)",
+        numFmt: tf,
+        description: `For a service-level target: the wait allowed, in ${input.timeUnit}`,
+      });
+    }
     const C = { rate: 2, service: 3, target: 5, within: 6, servers: withinCol ? 7 : 6 };
     columns.push(
       { header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
@@ -388,43 +398,57 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   });
   if (capacity) tables.push(capacity);
 
-  // Cash flows: one row per year; the chart's data.
-  const costHeader = (o: CaseOption): string => `${o.name} cost`;
-  const cumHeader = (o: CaseOption): string => `${o.name} cumulative discounted`;
-  const cashName = tableName(prefix, "CashFlows");
+  // Cash flows: one row per year, each option's cost; beside it the cumulative discounted cost
+  // (the chart's data). Headers are the option names, so the tables stay narrow.
+  const cumAt = { row: cashAt.row, col: opts.length + 2 };
+  const cashName = tableName(prefix, "CostPerYear");
+  const cumName = tableName(prefix, "CumulativeCost");
   const cashRows: CellValue[][] = [];
+  const cumRows: CellValue[][] = [];
   for (let t = 0; t < years; t++) {
     const r = cashAt.row + 1 + t;
-    const cells: CellValue[] = [t];
-    opts.forEach((o, i) => {
-      const upfront = cellOf(L.upfront, 1 + i);
-      const running = cellOf(L.running, 1 + i);
-      cells.push(native(t === 0 ? `${upfront}+${running}` : running, res[i].cashflows[t]));
-    });
-    opts.forEach((o, i) => {
-      const discounted = `${a1(r, 1 + i)}/(1+${rateCell})^${a1(r, 0)}`;
-      const formula = t === 0 ? discounted : `${a1(r - 1, 1 + opts.length + i)}+${discounted}`;
-      cells.push(native(formula, res[i].cumulativeDiscounted[t]));
-    });
-    cashRows.push(cells);
+    cashRows.push([
+      t,
+      ...opts.map((o, i) => {
+        const upfront = cellOf(L.upfront, 1 + i);
+        const running = cellOf(L.running, 1 + i);
+        return native(t === 0 ? `${upfront}+${running}` : running, res[i].cashflows[t]);
+      }),
+    ]);
+    cumRows.push([
+      native(a1(r, 0), t),
+      ...opts.map((o, i) => {
+        const discounted = `${a1(r, 1 + i)}/(1+${rateCell})^${a1(r, 0)}`;
+        const formula = t === 0 ? discounted : `${a1(r - 1, cumAt.col + 1 + i)}+${discounted}`;
+        return native(formula, res[i].cumulativeDiscounted[t]);
+      }),
+    ]);
   }
-  tables.push({
-    name: cashName,
-    columns: [
-      { header: "Year", numFmt: "0", description: "Payments at the start of the year; year 0 = now" },
-      ...opts.map((o): ColumnPlan => ({ header: costHeader(o), numFmt: cur })),
-      ...opts.map((o): ColumnPlan => ({
-        header: cumHeader(o),
-        numFmt: cur,
-        description: "Σ cost/(1 + rate)^year up to this year",
-      })),
-    ],
-    rows: cashRows,
-    at: cashAt,
-  });
+  const optionColumns = (description: string): ColumnPlan[] =>
+    opts.map((o): ColumnPlan => ({ header: o.name, numFmt: cur, description }));
+  tables.push(
+    {
+      name: cashName,
+      columns: [
+        { header: "Year", numFmt: "0", description: "Payments at the start of the year; year 0 = now" },
+        ...optionColumns("Cost paid at the start of the year"),
+      ],
+      rows: cashRows,
+      at: cashAt,
+    },
+    {
+      name: cumName,
+      columns: [
+        { header: "Year", numFmt: "0" },
+        ...optionColumns("Cumulative discounted cost: Σ cost/(1 + rate)^year up to this year"),
+      ],
+      rows: cumRows,
+      at: cumAt,
+    },
+  );
 
   const chart: ChartPlan = {
-    id: `${tableName(prefix, "cumulative")}`,
+    id: tableName(prefix, "cumulative"),
     title: "Cumulative discounted cost",
     kind: "line",
     xTitle: "Year",
@@ -435,7 +459,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
       y: res[i].cumulativeDiscounted,
       style: "points+line",
     })),
-    source: { table: cashName, xColumn: "Year", yColumns: opts.map(cumHeader) },
+    source: { table: cumName, xColumn: "Year", yColumns: opts.map((o) => o.name) },
   };
 
   const sheet: SheetPlan = {

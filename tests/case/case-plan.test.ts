@@ -181,7 +181,7 @@ describe("the sheet", () => {
     const sheet = buildCasePlan(parseCaseInput(hostile)).plan.sheets[0];
     const json = JSON.stringify(sheet);
     expect(json).not.toMatch(/CAPLAB\./);
-    const costs = sheet.tables.find((t) => t.name === "Case_Costs") as TablePlan;
+    const costs = sheet.tables.find((t) => t.name === "Costs") as TablePlan;
     expect(costs.columns[1].header).toBe('=HYPERLINK("http://x","y")');
     expect(costs.rows.map((r) => r[0])).toContain("+cmd|' /C calc'!A0 per year (input)");
     for (const t of sheet.tables)
@@ -200,10 +200,24 @@ describe("the sheet", () => {
       expect(ref).toBe("'Model'!$F$5");
       return 0.000081;
     });
-    const capacity = built.plan.sheets[0].tables.find((t) => t.name === "Case_Capacity") as TablePlan;
+    const capacity = built.plan.sheets[0].tables.find((t) => t.name === "Capacity") as TablePlan;
     expect(capacity.rows[0][3]).toEqual({ formula: "'Model'!$F$5", result: 0.000081 });
     const { row, col } = parseA1(built.layout.servers[0][0]);
     expect(grid.value(row, col)).toBe(9);
+  });
+
+  it("names its tables with a prefix when asked (several cases in one workbook)", () => {
+    const sheet = casePlanFromJson(example("nfs-vs-fc-70k-iops.json"), { tablePrefix: "Case 2", sheetName: "Case 2" })
+      .plan.sheets[0];
+    expect(sheet.name).toBe("Case 2");
+    expect(sheet.tables.map((t) => t.name)).toEqual([
+      "Case_2_Assumptions",
+      "Case_2_Costs",
+      "Case_2_Capacity",
+      "Case_2_CostPerYear",
+      "Case_2_CumulativeCost",
+    ]);
+    expect(sheet.charts[0].source?.table).toBe("Case_2_CumulativeCost");
   });
 
   it("formats money and rates for a manager", () => {
