@@ -22,6 +22,17 @@ use thiserror::Error;
 
 use crate::options::SeenEnoughMethod;
 
+/// Default accuracy (relative half-width, ±5 %): Hitachi ivy's measure=on default. The defaults
+/// are shared with the `SEEN_ENOUGH` worksheet function (`SEEN_ENOUGH_DEFAULTS`); a test holds
+/// both to `tests/vectors/seen_enough_defaults.json`.
+pub const DEFAULT_ACCURACY: f64 = 0.05;
+/// Default two-sided confidence level (95 %).
+pub const DEFAULT_CONFIDENCE: f64 = 0.95;
+/// Default shortest window, in samples.
+pub const DEFAULT_MIN_SAMPLES: usize = 5;
+/// Default method: the AR(1) correction.
+pub const DEFAULT_METHOD: SeenEnoughMethod = SeenEnoughMethod::Ar1;
+
 /// Upper clip of the AR(1) coefficient estimate.
 pub const AR1_MAX_RHO: f64 = 0.95;
 /// Shortest window the `ar1` method accepts.
@@ -285,6 +296,18 @@ mod tests {
         assert!(seen_enough(&[0.0, 0.0, 0.0], 0.05, 0.95, 2, SeenEnoughMethod::Iid).is_err());
     }
 
+    /// The defaults are the ones the worksheet function uses: both are tested against one file.
+    #[test]
+    fn defaults_agree_with_the_shared_file() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/vectors/seen_enough_defaults.json");
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let doc: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+        assert_eq!(doc["accuracy"].as_f64(), Some(DEFAULT_ACCURACY));
+        assert_eq!(doc["confidence"].as_f64(), Some(DEFAULT_CONFIDENCE));
+        assert_eq!(doc["min_samples"].as_u64(), Some(DEFAULT_MIN_SAMPLES as u64));
+        assert_eq!(super::vector_tests::method(doc.get("method")), DEFAULT_METHOD);
+    }
+
     /// Every case of the vectors shared with the Jest suite.
     #[test]
     fn agrees_with_the_shared_vectors() {
@@ -306,7 +329,7 @@ mod vector_tests {
     use super::*;
     use serde_json::Value;
 
-    fn method(v: Option<&Value>) -> SeenEnoughMethod {
+    pub fn method(v: Option<&Value>) -> SeenEnoughMethod {
         match v.and_then(|m| m.as_str()).unwrap_or("ar1") {
             "iid" => SeenEnoughMethod::Iid,
             "ivy" => SeenEnoughMethod::Ivy,
@@ -325,11 +348,15 @@ mod vector_tests {
             .iter()
             .map(|v| v.as_f64().unwrap_or(f64::NAN))
             .collect();
-        let accuracy = input.get("accuracy").and_then(|v| v.as_f64()).unwrap_or(0.05);
-        let confidence = input.get("confidence").and_then(|v| v.as_f64()).unwrap_or(0.95);
-        let min_samples = input.get("min_samples").or(input.get("minSamples")).and_then(|v| v.as_u64()).unwrap_or(5);
-        let m = method(input.get("method"));
-        let got = seen_enough(&samples, accuracy, confidence, min_samples as usize, m);
+        let accuracy = input.get("accuracy").and_then(|v| v.as_f64()).unwrap_or(DEFAULT_ACCURACY);
+        let confidence = input.get("confidence").and_then(|v| v.as_f64()).unwrap_or(DEFAULT_CONFIDENCE);
+        let min_samples = input
+            .get("min_samples")
+            .or(input.get("minSamples"))
+            .and_then(|v| v.as_u64())
+            .map_or(DEFAULT_MIN_SAMPLES, |v| v as usize);
+        let m = input.get("method").map_or(DEFAULT_METHOD, |v| method(Some(v)));
+        let got = seen_enough(&samples, accuracy, confidence, min_samples, m);
         let expected = case.get("expected").unwrap_or_else(|| panic!("{name}: expected"));
         let tol = case.get("tolerance").and_then(|v| v.as_f64()).unwrap_or(1e-9);
         if expected.get("error").is_some() || case.get("error").is_some() {

@@ -54,6 +54,8 @@ export {
   shortestWindow,
   tQuantileCached,
   SEEN_ENOUGH_METHODS,
+  SEEN_ENOUGH_DEFAULTS,
+  T_EXPANSION_MIN_DF,
   AR1_MAX_RHO,
   AR1_RHO_Z,
   AR1_MIN_WINDOW,

@@ -1,38 +1,4 @@
 /**
- * Relative half-width h of a window from its running statistics (the O(1) step of {@link seenEnough}).
- *
- * @param length Window length L ≥ 2.
- * @param sum Plain sum of the window (overflow guard; exactly 0 means the mean is 0).
- * @param mean Running (Welford) mean of the window.
- * @param m2 Running Σ (x − mean)² of the window.
- * @param confidence In (0, 1).
- * @param method "iid" | "ivy" | "ar1".
- * @param a For "ar1": A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j; ignored otherwise.
- * @returns h ≥ 0 (a fraction), +Infinity when the mean is 0.
- * @throws DomainError("samples", …, "num") when the sums overflow.
- */
-function runningHalfWidth(
-  length: number,
-  sum: number,
-  mean: number,
-  m2: number,
-  confidence: number,
-  method: SeenEnoughMethod,
-  a: number,
-): number {
-  const s = Math.sqrt(m2 / (length - 1));
-  if (!Number.isFinite(sum) || !Number.isFinite(mean) || !Number.isFinite(s)) {
-    throw new DomainError("samples", "the values are too large to average (the sums overflow); rescale them", "num");
-  }
-  if (sum === 0 || mean === 0) return Infinity;
-  let k = 1;
-  if (method === "ivy") k = 2;
-  else if (method === "ar1") k = Math.sqrt((1 + 2 * a) / (1 - (2 * a) / (length - 1)));
-  const t = Math.abs(tQuantileCached((1 - confidence) / 2, length - 1));
-  return (k * t * s) / Math.sqrt(length) / Math.abs(mean);
-}
-
-/**
  * "Seen enough & stop" (Hitachi ivy's measure=on): the window rule, its three methods, and the
  * helpers the Monte Carlo bench reuses. Pure; throws only DomainError.
  */
@@ -67,6 +33,18 @@ export interface SeenEnoughResult {
   /** The accuracy asked for (a fraction). */
   required: number;
 }
+
+/**
+ * The defaults of SEEN_ENOUGH (and of iogen's `--seen-enough`, whose Rust constants a test holds to
+ * the same values through tests/vectors/seen_enough_defaults.json): ±5 % at 95 % confidence (Hitachi
+ * ivy's measure=on defaults), windows of at least 5 samples, the AR(1) correction.
+ */
+export const SEEN_ENOUGH_DEFAULTS: Readonly<Required<SeenEnoughOptions>> = Object.freeze({
+  accuracy: 0.05,
+  confidence: 0.95,
+  minSamples: 5,
+  method: "ar1",
+});
 
 /** The methods, in the order the docs list them. */
 export const SEEN_ENOUGH_METHODS: readonly SeenEnoughMethod[] = ["iid", "ivy", "ar1"];
@@ -259,6 +237,79 @@ export function windowHalfWidth(
 }
 
 /**
+ * Relative half-width h of a window from its running statistics (the O(1) step of {@link seenEnough}).
+ *
+ * @param length Window length L ≥ 2.
+ * @param sum Plain sum of the window (overflow guard; exactly 0 means the mean is 0).
+ * @param mean Running (Welford) mean of the window.
+ * @param m2 Running Σ (x − mean)² of the window.
+ * @param confidence In (0, 1).
+ * @param method "iid" | "ivy" | "ar1".
+ * @param a For "ar1": A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j; ignored otherwise.
+ * @returns h ≥ 0 (a fraction), +Infinity when the mean is 0.
+ * @throws DomainError("samples", …, "num") when the sums overflow.
+ */
+function runningHalfWidth(
+  length: number,
+  sum: number,
+  mean: number,
+  m2: number,
+  confidence: number,
+  method: SeenEnoughMethod,
+  a: number,
+): number {
+  const s = Math.sqrt(m2 / (length - 1));
+  if (!Number.isFinite(sum) || !Number.isFinite(mean) || !Number.isFinite(s)) {
+    throw new DomainError("samples", "the values are too large to average (the sums overflow); rescale them", "num");
+  }
+  if (sum === 0 || mean === 0) return Infinity;
+  let k = 1;
+  if (method === "ivy") k = 2;
+  else if (method === "ar1") k = Math.sqrt((1 + 2 * a) / (1 - (2 * a) / (length - 1)));
+  const t = Math.abs(tQuantileCached((1 - confidence) / 2, length - 1));
+  return (k * t * s) / Math.sqrt(length) / Math.abs(mean);
+}
+
+/** The options with their defaults filled in, each checked; throws DomainError naming the bad one. */
+function checkOptions(options: SeenEnoughOptions): Required<SeenEnoughOptions> {
+  const accuracy = options.accuracy ?? SEEN_ENOUGH_DEFAULTS.accuracy;
+  const confidence = options.confidence ?? SEEN_ENOUGH_DEFAULTS.confidence;
+  const minSamples = options.minSamples ?? SEEN_ENOUGH_DEFAULTS.minSamples;
+  const method = options.method ?? SEEN_ENOUGH_DEFAULTS.method;
+  if (!Number.isFinite(accuracy) || accuracy <= 0 || accuracy >= 1) {
+    // ≥ 1 would be a half-width of ±100 % or more: almost surely "5" typed for 5 %.
+    throw new DomainError(
+      "accuracy",
+      `must be a fraction in (0, 1), e.g. 0.05 or "5%" for ±5%, got ${accuracy}`,
+      "num",
+    );
+  }
+  if (!Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
+    throw new DomainError("confidence", `must be in (0, 1) (0.95 = 95%), got ${confidence}`, "num");
+  }
+  if (!Number.isInteger(minSamples) || minSamples < 1) {
+    throw new DomainError("min_samples", `must be a whole number ≥ 1, got ${minSamples}`, "num");
+  }
+  if (!SEEN_ENOUGH_METHODS.includes(method)) {
+    throw new DomainError("method", `must be "iid", "ivy" or "ar1", got "${String(method)}"`, "value");
+  }
+  return { accuracy, confidence, minSamples, method };
+}
+
+/** At least 2 samples, every one a finite number. */
+function checkSamples(samples: readonly number[]): void {
+  const n = samples.length;
+  for (let i = 0; i < n; i++) {
+    if (typeof samples[i] !== "number" || !Number.isFinite(samples[i])) {
+      throw new DomainError("samples", `value ${i + 1} is not a finite number (${String(samples[i])})`, "value");
+    }
+  }
+  if (n < 2) {
+    throw new DomainError("samples", `need at least 2 values, got ${n}`, "num");
+  }
+}
+
+/**
  * "Seen enough & stop": has a run of consecutive subinterval measurements reached the required
  * relative accuracy at the required confidence?
  *
@@ -316,36 +367,9 @@ export function windowHalfWidth(
  * // => { seenEnough: true, from: 7, samples: 4, mean: 100, achieved: 0.0259845653…, required: 0.05 }
  */
 export function seenEnough(samples: readonly number[], options: SeenEnoughOptions = {}): SeenEnoughResult {
-  const accuracy = options.accuracy ?? 0.05;
-  const confidence = options.confidence ?? 0.95;
-  const minSamples = options.minSamples ?? 5;
-  const method = options.method ?? "ar1";
-  if (!Number.isFinite(accuracy) || accuracy <= 0 || accuracy >= 1) {
-    // ≥ 1 would be a half-width of ±100 % or more: almost surely "5" typed for 5 %.
-    throw new DomainError(
-      "accuracy",
-      `must be a fraction in (0, 1), e.g. 0.05 or "5%" for ±5%, got ${accuracy}`,
-      "num",
-    );
-  }
-  if (!Number.isFinite(confidence) || confidence <= 0 || confidence >= 1) {
-    throw new DomainError("confidence", `must be in (0, 1) (0.95 = 95%), got ${confidence}`, "num");
-  }
-  if (!Number.isInteger(minSamples) || minSamples < 1) {
-    throw new DomainError("min_samples", `must be a whole number ≥ 1, got ${minSamples}`, "num");
-  }
-  if (!SEEN_ENOUGH_METHODS.includes(method)) {
-    throw new DomainError("method", `must be "iid", "ivy" or "ar1", got "${String(method)}"`, "value");
-  }
+  const { accuracy, confidence, minSamples, method } = checkOptions(options);
   const n = samples.length;
-  for (let i = 0; i < n; i++) {
-    if (typeof samples[i] !== "number" || !Number.isFinite(samples[i])) {
-      throw new DomainError("samples", `value ${i + 1} is not a finite number (${String(samples[i])})`, "value");
-    }
-  }
-  if (n < 2) {
-    throw new DomainError("samples", `need at least 2 values, got ${n}`, "num");
-  }
+  checkSamples(samples);
   const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(samples, 0, n), n) : 0;
   const lmin = shortestWindow(method, minSamples);
   if (n < lmin) {

@@ -40,8 +40,17 @@ export function describeValue(value: unknown): string {
   return String(value);
 }
 
-/** Unwraps a 1×1 array to its cell, so `{5}` or a one-cell range works where a number is expected. */
-function single(value: unknown, name: string): unknown {
+/**
+ * Unwraps a 1×1 array to its cell, so `{5}` or a one-cell range works where a single value is expected.
+ *
+ * @param value - the cell value or a 1×1 array
+ * @param name - the argument's name
+ * @returns the cell
+ * @throws DomainError `#VALUE!` for a larger array
+ * @example
+ * single([[5]], "servers"); // => 5
+ */
+export function single(value: unknown, name: string): unknown {
   if (!Array.isArray(value)) return value;
   if (value.length === 1 && Array.isArray(value[0]) && value[0].length === 1) return value[0][0];
   throw new DomainError(name, `must be a single value, got ${describeValue(value)}`, "value");

@@ -7,15 +7,29 @@
  * core (`src/core/`) and map errors (`./excel-error`). No math here.
  */
 
-/* ===== Queueing, finance, load balancing ===== */
-
-import { guard } from "./excel-error";
+import { excelErrorValue, guard } from "./excel-error";
+import {
+  choice,
+  describeValue,
+  isMissing,
+  numberVector,
+  optionalBoolean,
+  optionalNumber,
+  optionalWholeNumber,
+  requiredNumber,
+  single,
+  wholeNumber,
+} from "./args";
 import { DomainError } from "../core/errors";
-import { choice, numberVector, optionalNumber, optionalWholeNumber, requiredNumber, wholeNumber } from "./args";
 import { mmcMetrics, mmcResponse, mmcServiceLevel, mmcStaff } from "../core/mmc";
 import { mergeQueues } from "../core/merge-queues";
 import { npv, npvLevel } from "../core/npv";
 import { lbMaxUtil } from "../core/load-balancing";
+import { doeFit } from "../core/doe-fit";
+import { doeDesign } from "../core/doe-design";
+import { seenEnough, SEEN_ENOUGH_DEFAULTS, SEEN_ENOUGH_METHODS, type SeenEnoughMethod } from "../core/seen-enough";
+
+/* ===== Queueing, finance, load balancing ===== */
 
 /**
  * Mean response time R = S + Wq (service plus queueing) of an M/M/c queue, exact Erlang C; in the time unit of service_time.
@@ -212,16 +226,9 @@ export function LB_MAXUTIL(workloads: unknown, centres: unknown, mean: unknown, 
 
 /* ===== Statistics: DOE_FIT, DOE_DESIGN, SEEN_ENOUGH ===== */
 
-import { excelErrorValue } from "./excel-error";
-import { describeValue, isMissing, numberVector as sampleVector, optionalBoolean } from "./args";
-import { doeFit } from "../core/doe-fit";
-import { doeDesign } from "../core/doe-design";
-import { seenEnough, SEEN_ENOUGH_METHODS } from "../core/seen-enough";
-
 /** A fraction given as a number (0.05) or as percent text ("5%"); `fallback` when omitted. */
 function fractionArg(value: unknown, name: string, fallback: number): number {
-  let v = value;
-  if (Array.isArray(v) && v.length === 1 && Array.isArray(v[0]) && v[0].length === 1) v = v[0][0];
+  const v = single(value, name);
   if (isMissing(v)) return fallback;
   if (typeof v === "number" && Number.isFinite(v)) return v;
   if (typeof v === "string") {
@@ -231,16 +238,63 @@ function fractionArg(value: unknown, name: string, fallback: number): number {
   throw new DomainError(name, `must be a fraction (0.05) or a percentage ("5%"), got ${describeValue(v)}`, "value");
 }
 
-/** A whole-number or text option read from one cell; undefined when omitted. */
-function cellArg(value: unknown): unknown {
-  if (Array.isArray(value) && value.length === 1 && Array.isArray(value[0]) && value[0].length === 1)
-    return value[0][0];
-  return value;
+/**
+ * A range whose first row holds factor names and whose later rows hold values (DOE_FIT's factors,
+ * DOE_DESIGN's factors_and_levels): the trimmed names and the value rows.
+ *
+ * @param value - the range (a scalar counts as a 1×1 range)
+ * @param name - the argument's name
+ * @param below - what the rows below the names must hold, for the message
+ * @throws DomainError `#VALUE!` for fewer than 2 rows or a name that is not non-empty text
+ */
+function factorTable(value: unknown, name: string, below: string): { names: string[]; rows: unknown[][] } {
+  const all = Array.isArray(value) && value.every(Array.isArray) ? (value as unknown[][]) : [[value]];
+  if (all.length < 2) throw new DomainError(name, `needs a header row of names and ${below}`, "value");
+  const names = all[0].map((c, j) => {
+    if (typeof c !== "string" || c.trim() === "") {
+      throw new DomainError(
+        name,
+        `the first row must hold factor names; column ${j + 1} has ${describeValue(c)}`,
+        "value",
+      );
+    }
+    return c.trim();
+  });
+  return { names, rows: all.slice(1) };
 }
 
 /** A cell of a spilled result: a number, or #N/A with a reason when the value does not exist. */
 function orNa(v: number | null, why: string): number | Error {
   return v === null ? excelErrorValue("#N/A", why) : v;
+}
+
+/** DOE_FIT's response: one column, optionally with a header cell, n numbers or blanks (null). */
+function responseColumn(response: unknown, n: number): (number | null)[] {
+  const resp = (Array.isArray(response) ? response : [[response]]).map((r) => (Array.isArray(r) ? r : [r]));
+  if (resp.some((r) => r.length !== 1)) throw new DomainError("response", "must be a single column", "value");
+  let cells = resp.map((r) => r[0]);
+  if (cells.length === n + 1 && typeof cells[0] === "string" && cells[0].trim() !== "") cells = cells.slice(1);
+  if (cells.length !== n) {
+    throw new DomainError("response", `has ${cells.length} values for ${n} factor rows`, "value");
+  }
+  return cells.map((c, i) => {
+    if (isMissing(c)) return null;
+    if (typeof c !== "number")
+      throw new DomainError("response", `row ${i + 1} must be a number, got ${describeValue(c)}`, "value");
+    return c;
+  });
+}
+
+/** One factor cell of DOE_FIT: a number or (trimmed) text; 0 for a skipped row (not used). */
+function factorCell(c: unknown, factor: string, row: number, skipped: boolean): number | string {
+  if (skipped) return 0;
+  if (typeof c === "number") return c;
+  if (typeof c === "string" && c.trim() !== "") return c.trim();
+  throw new DomainError(
+    "factors",
+    `factor "${factor}", row ${row + 1} must be a number or text, got ${describeValue(c)}`,
+    "value",
+  );
 }
 
 /**
@@ -262,53 +316,12 @@ export function DOE_FIT(
   intercept?: unknown,
 ): Array<Array<string | number | Error>> {
   return guard(() => {
-    const rows = Array.isArray(factors) && factors.every(Array.isArray) ? factors : [[factors]];
-    if (rows.length < 2)
-      throw new DomainError("factors", "needs a header row of names and at least one row of values", "value");
-    const names = rows[0].map((c, j) => {
-      if (typeof c !== "string" || c.trim() === "") {
-        throw new DomainError(
-          "factors",
-          `the first row must hold factor names; column ${j + 1} has ${describeValue(c)}`,
-          "value",
-        );
-      }
-      return c.trim();
-    });
-    const resp = (Array.isArray(response) ? response : [[response]]).map((r) => (Array.isArray(r) ? r : [r]));
-    if (resp.some((r) => r.length !== 1)) throw new DomainError("response", "must be a single column", "value");
-    let cells = resp.map((r) => r[0]);
-    const n = rows.length - 1;
-    if (cells.length === n + 1 && typeof cells[0] === "string" && cells[0].trim() !== "") cells = cells.slice(1);
-    if (cells.length !== n) {
-      throw new DomainError("response", `has ${cells.length} values for ${n} factor rows`, "value");
-    }
-    const y = cells.map((c, i) => {
-      if (isMissing(c)) return null;
-      if (typeof c !== "number")
-        throw new DomainError("response", `row ${i + 1} must be a number, got ${describeValue(c)}`, "value");
-      return c;
-    });
-    const columns = names.map((name, j) =>
-      rows.slice(1).map((r, i) => {
-        const c = r[j];
-        if (y[i] === null) return 0; // row skipped: its factor cells are not used
-        if (typeof c === "number" || (typeof c === "string" && c.trim() !== ""))
-          return typeof c === "string" ? c.trim() : c;
-        throw new DomainError(
-          "factors",
-          `factor "${name}", row ${i + 1} must be a number or text, got ${describeValue(c)}`,
-          "value",
-        );
-      }),
-    );
-    const ord = isMissing(cellArg(order)) ? 2 : cellArg(order);
-    if (typeof ord !== "number")
-      throw new DomainError("order", `must be a whole number ≥ 1, got ${describeValue(ord)}`, "value");
-    const cod = cellArg(coding);
+    const { names, rows } = factorTable(factors, "factors", "at least one row of values");
+    const y = responseColumn(response, rows.length);
+    const columns = names.map((name, j) => rows.map((r, i) => factorCell(r[j], name, i, y[i] === null)));
     const fit = doeFit(names, columns, y, {
-      order: ord,
-      coding: isMissing(cod) ? "coded" : (String(cod).trim().toLowerCase() as "coded" | "raw"),
+      order: optionalWholeNumber(order, "order") ?? 2,
+      coding: choice(coding, "coding", ["coded", "raw"] as const),
       intercept: optionalBoolean(intercept, "intercept", true),
     });
     const lenth = fit.significanceFrom === "lenth";
@@ -338,6 +351,24 @@ export function DOE_FIT(
   });
 }
 
+/** The levels of factor column j (numbers or trimmed text; blank cells ignored). */
+function factorLevels(rows: readonly unknown[][], j: number, factor: string, arg: string): (string | number)[] {
+  const levels: (string | number)[] = [];
+  rows.forEach((r, i) => {
+    const v = r[j];
+    if (isMissing(v) || (typeof v === "string" && v.trim() === "")) return;
+    if (typeof v === "number") levels.push(v);
+    else if (typeof v === "string") levels.push(v.trim());
+    else
+      throw new DomainError(
+        arg,
+        `factor "${factor}", level ${i + 1} must be a number or text, got ${describeValue(v)}`,
+        "value",
+      );
+  });
+  return levels;
+}
+
 /**
  * Full factorial run sheet (like R DoE.base fac.design): every combination of the levels, standard order with the first factor fastest, each replicate shuffled by a seeded generator.
  * @customfunction DOE_DESIGN
@@ -356,47 +387,12 @@ export function DOE_DESIGN(
 ): Array<Array<string | number>> {
   return guard(() => {
     const arg = "factors_and_levels";
-    const rows =
-      Array.isArray(factors_and_levels) && factors_and_levels.every(Array.isArray)
-        ? factors_and_levels
-        : [[factors_and_levels]];
-    if (rows.length < 2) throw new DomainError(arg, "needs a header row of names and levels below it", "value");
-    const factors = rows[0].map((c, j) => {
-      if (typeof c !== "string" || c.trim() === "") {
-        throw new DomainError(
-          arg,
-          `the first row must hold factor names; column ${j + 1} has ${describeValue(c)}`,
-          "value",
-        );
-      }
-      const levels: (string | number)[] = [];
-      rows.slice(1).forEach((r, i) => {
-        const v = r[j];
-        if (isMissing(v) || (typeof v === "string" && v.trim() === "")) return;
-        if (typeof v === "number") levels.push(v);
-        else if (typeof v === "string") levels.push(v.trim());
-        else
-          throw new DomainError(
-            arg,
-            `factor "${c.trim()}", level ${i + 1} must be a number or text, got ${describeValue(v)}`,
-            "value",
-          );
-      });
-      return { name: c.trim(), levels };
-    });
-    const rep = cellArg(replications);
-    const sd = cellArg(seed);
-    for (const [name, v] of [
-      ["replications", rep],
-      ["seed", sd],
-    ] as const) {
-      if (!isMissing(v) && typeof v !== "number")
-        throw new DomainError(name, `must be a whole number, got ${describeValue(v)}`, "value");
-    }
+    const { names, rows } = factorTable(factors_and_levels, arg, "levels below it");
+    const factors = names.map((name, j) => ({ name, levels: factorLevels(rows, j, name, arg) }));
     const runs = doeDesign(factors, {
-      replications: isMissing(rep) ? 1 : (rep as number),
+      replications: optionalWholeNumber(replications, "replications") ?? 1,
       randomize: optionalBoolean(randomize, "randomize", true),
-      seed: isMissing(sd) ? 1 : (sd as number),
+      seed: optionalNumber(seed, "seed") ?? 1, // doeDesign checks it is whole
     });
     return [
       ["Run", "StdOrder", "Replicate", ...factors.map((f) => f.name)],
@@ -424,21 +420,16 @@ export function SEEN_ENOUGH(
   method?: unknown,
 ): Array<Array<string | number | boolean>> {
   return guard(() => {
-    const x = sampleVector(samples, "samples", "skip");
-    const ms = cellArg(min_samples);
-    if (!isMissing(ms) && typeof ms !== "number") {
-      throw new DomainError("min_samples", `must be a whole number ≥ 1, got ${describeValue(ms)}`, "value");
-    }
-    const m = cellArg(method);
-    if (!isMissing(m) && typeof m !== "string") {
-      throw new DomainError("method", `must be "ar1", "ivy" or "iid", got ${describeValue(m)}`, "value");
-    }
-    const meth = isMissing(m) ? "ar1" : (m as string).trim().toLowerCase();
-    const r = seenEnough(x, {
-      accuracy: fractionArg(accuracy, "accuracy", 0.05),
-      confidence: fractionArg(confidence, "confidence", 0.95),
-      minSamples: isMissing(ms) ? 5 : (ms as number),
-      method: SEEN_ENOUGH_METHODS.find((k) => k === meth) ?? (meth as "ar1"),
+    const d = SEEN_ENOUGH_DEFAULTS;
+    const r = seenEnough(numberVector(samples, "samples", "skip"), {
+      accuracy: fractionArg(accuracy, "accuracy", d.accuracy),
+      confidence: fractionArg(confidence, "confidence", d.confidence),
+      minSamples: optionalWholeNumber(min_samples, "min_samples") ?? d.minSamples,
+      // The default first: choice() returns it for an omitted argument.
+      method: choice(method, "method", [
+        d.method,
+        ...SEEN_ENOUGH_METHODS.filter((m) => m !== d.method),
+      ] as SeenEnoughMethod[]),
     });
     return [
       ["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"],

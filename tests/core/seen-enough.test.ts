@@ -9,6 +9,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import {
+  SEEN_ENOUGH_DEFAULTS,
   seenEnough,
   ar1Inflation,
   ar1Rho,
@@ -39,6 +40,28 @@ function relClose(actual: number, expected: number, rel: number): boolean {
 }
 
 const ISSUE = Object.freeze([100, 102, 98, 101, 99, 100, 101, 99, 100, 100]);
+
+describe("defaults", () => {
+  it("SEEN_ENOUGH_DEFAULTS equal tests/vectors/seen_enough_defaults.json (iogen's Rust constants are tested against the same file)", () => {
+    const file = JSON.parse(readFileSync(join(__dirname, "..", "vectors", "seen_enough_defaults.json"), "utf8")) as {
+      accuracy: number;
+      confidence: number;
+      min_samples: number;
+      method: string;
+    };
+    expect(SEEN_ENOUGH_DEFAULTS).toEqual({
+      accuracy: file.accuracy,
+      confidence: file.confidence,
+      minSamples: file.min_samples,
+      method: file.method,
+    });
+  });
+
+  it("an omitted option takes its default", () => {
+    const x = [...ISSUE, ...ISSUE, ...ISSUE, ...ISSUE];
+    expect(seenEnough(x)).toEqual(seenEnough(x, { ...SEEN_ENOUGH_DEFAULTS }));
+  });
+});
 
 describe("seen_enough.json vectors", () => {
   it("has at least 30 cases covering every method", () => {

@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Fills in the expected answers of tests/vectors/seen_enough.json from the documented rule.
+
+An implementation independent of both the TypeScript core (src/core/seen-enough.ts) and iogen's
+Rust (iogen/src/seen_enough.rs): written from docs/functions/SEEN_ENOUGH.md (the rule: windows
+ending at the last sample, shortest first; h = k * t(1 - (1 - confidence)/2; L - 1) * s / sqrt(L) / |m|;
+k = 1 (iid), 2 (ivy, Hitachi ivy's measure=on allowance), or the AR(1) factor
+sqrt((1 + 2A)/(1 - 2A/(L - 1))), A = sum_{j=1}^{L-1} (1 - j/L) rho^j with
+rho = clip(r + (1 + 4r)/n + 1.5*sqrt((1 - r^2)/n), 0, 0.95) from the lag-1 autocorrelation r of all
+n samples). It recomputes every window from scratch (two-pass, math.fsum), takes Student's t
+quantile from SciPy (scipy.stats.t.ppf), and refuses knife-edge cases (a window within 1e-6
+relative of the accuracy), so a last-bit difference cannot flip a decision in either reader.
+
+Inputs (the seeded samples and options) come from tests/vectors/generate-seen-enough.ts. Run both:
+    npx tsx tests/vectors/generate-seen-enough.ts && python3 tests/vectors/expect-seen-enough.py
+"""
+import json
+import math
+import os
+
+from scipy.stats import t as student_t
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+AR1_MIN_WINDOW = 30
+AR1_MAX_RHO = 0.95
+AR1_RHO_Z = 1.5
+
+
+class Invalid(Exception):
+    def __init__(self, argument, problem):
+        super().__init__(f"{argument}: {problem}")
+
+
+def lag1_autocorrelation(x):
+    m = math.fsum(x) / len(x)
+    den = math.fsum((v - m) ** 2 for v in x)
+    num = math.fsum((x[i] - m) * (x[i + 1] - m) for i in range(len(x) - 1))
+    return num / den if den > 0 else 0.0
+
+
+def ar1_rho(x):
+    n = len(x)
+    r = lag1_autocorrelation(x)
+    rho = r + (1 + 4 * r) / n + AR1_RHO_Z * math.sqrt(max(0.0, 1 - r * r) / n)
+    return min(max(rho, 0.0), AR1_MAX_RHO)
+
+
+def half_width(w, confidence, method, rho):
+    length = len(w)
+    m = math.fsum(w) / length
+    if m == 0:
+        return m, math.inf
+    s = math.sqrt(math.fsum((v - m) ** 2 for v in w) / (length - 1))
+    if method == "iid":
+        k = 1.0
+    elif method == "ivy":
+        k = 2.0
+    else:
+        a = math.fsum((1 - j / length) * rho**j for j in range(1, length))
+        k = math.sqrt((1 + 2 * a) / (1 - 2 * a / (length - 1)))
+    t = abs(student_t.ppf((1 - confidence) / 2, length - 1))
+    return m, k * t * s / math.sqrt(length) / abs(m)
+
+
+def rule(samples, accuracy, confidence, min_samples, method):
+    if not 0 < accuracy < 1:
+        raise Invalid("accuracy", f"must be a fraction in (0, 1), got {accuracy}")
+    if not 0 < confidence < 1:
+        raise Invalid("confidence", f"must be in (0, 1), got {confidence}")
+    if not (isinstance(min_samples, int) and min_samples >= 1):
+        raise Invalid("min_samples", f"must be a whole number >= 1, got {min_samples}")
+    n = len(samples)
+    if n < 2:
+        raise Invalid("samples", f"need at least 2 values, got {n}")
+    rho = ar1_rho(samples) if method == "ar1" else 0.0
+    lmin = max(AR1_MIN_WINDOW if method == "ar1" else 2, min_samples)
+    if n < lmin:
+        m, h = half_width(samples, confidence, method, rho)
+        if h == math.inf:
+            raise Invalid("samples", "the mean is 0, so no relative accuracy exists")
+        return {"seen_enough": False, "from": 1, "samples": n, "mean": m, "achieved": h, "required": accuracy}
+    best = None
+    for length in range(lmin, n + 1):
+        m, h = half_width(samples[n - length:], confidence, method, rho)
+        if abs(h - accuracy) <= 1e-6 * accuracy:
+            raise RuntimeError(f"knife-edge window of {length}: h = {h}, accuracy {accuracy}")
+        if h <= accuracy:
+            return {"seen_enough": True, "from": n - length + 1, "samples": length, "mean": m, "achieved": h,
+                    "required": accuracy}
+        if best is None or h < best[2]:
+            best = (n - length, m, h)
+    if best[2] == math.inf:
+        raise Invalid("samples", "every candidate window has mean 0, so no relative accuracy exists")
+    start, m, h = best
+    return {"seen_enough": False, "from": start + 1, "samples": n - start, "mean": m, "achieved": h,
+            "required": accuracy}
+
+
+if __name__ == "__main__":
+    path = os.path.join(HERE, "seen_enough.json")
+    with open(path) as fh:
+        doc = json.load(fh)
+    for case in doc["cases"]:
+        try:
+            case["expected"] = rule(case["samples"], case["accuracy"], case["confidence"], case["min_samples"],
+                                    case["method"])
+        except Invalid as e:
+            case["expected"] = {"error": str(e)}
+    with open(path, "w") as fh:
+        json.dump(doc, fh, indent=2, ensure_ascii=False)
+        fh.write("\n")
+    print(f"wrote expected answers for {len(doc['cases'])} cases to {path}")
