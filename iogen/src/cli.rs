@@ -157,6 +157,13 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = Options::default().spin.as_micros() as u64,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub spin_us: u64,
+    /// Run the thread that launches IOs under SCHED_FIFO at priority N (1-99) while a step runs,
+    /// so a busy host cannot keep it waiting for a CPU (that wait is iogen's own launch lag,
+    /// iogen_lag_ms_*, and is in every response time). Needs root or CAP_SYS_NICE. Use with a
+    /// --spin-us well below the gap between arrivals: a real-time thread that never sleeps is
+    /// throttled by the kernel, which is worse. Default: the normal policy.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=99))]
+    pub rt_priority: Option<u8>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -236,6 +243,7 @@ impl RunArgs {
             host: self.host.clone().unwrap_or_else(hostname),
             start_at_ms: self.start_at,
             spin: Duration::from_micros(self.spin_us),
+            rt_priority: self.rt_priority,
         }
     }
 }

@@ -12,6 +12,7 @@ pub mod options;
 pub mod output;
 pub mod plan;
 pub mod preflight;
+pub mod realtime;
 pub mod scheduler;
 pub mod seen_enough;
 pub mod stats;

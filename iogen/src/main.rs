@@ -20,6 +20,7 @@ use iogen::output::{
 };
 use iogen::plan::{read_plan, PlanError};
 use iogen::preflight::{check_run, PreflightError, RunPaths};
+use iogen::realtime;
 use iogen::scheduler::{run_step, StepOutcome, SubintervalReport};
 use iogen::stats::CategoryStats;
 use iogen::target::{self, TargetError};
@@ -108,6 +109,10 @@ fn check_before_writing(args: &RunArgs, plan: Option<&Path>, steps: &[Step]) -> 
         .collect();
     let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
     check_run(&step_opts, &RunPaths { plan, outputs, force: args.force })?;
+    // --rt-priority is refused now (exit 2) rather than after the first step's layout.
+    if let Some(p) = args.rt_priority {
+        realtime::leave(realtime::enter(p)?);
+    }
     Ok(())
 }
 
@@ -238,7 +243,13 @@ fn run_one_step(
     );
     let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
     let info = StepInfo::new(o, number, &step.name, &step.labels);
-    let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r))?;
+    // Only this thread, and only while the step runs: engine workers exist already (normal policy).
+    let normal = o.rt_priority.map(realtime::enter).transpose()?;
+    let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r));
+    if let Some(before) = normal {
+        realtime::leave(before);
+    }
+    let outcome = outcome?;
     drop(engine);
     outputs.step(&info, &outcome)?;
     warn_about(number, o, &outcome);

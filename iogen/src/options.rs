@@ -151,6 +151,9 @@ pub struct Options {
     /// With `--iops N`: how long before an arrival's scheduled time iogen stops sleeping and
     /// polls (spins) until it is due. Zero: sleep until the arrival (less CPU, more lag).
     pub spin: Duration,
+    /// `SCHED_FIFO` priority (1–99) of the thread that launches IOs while a step runs; `None`:
+    /// the normal policy (see [`crate::realtime`]).
+    pub rt_priority: Option<u8>,
 }
 
 /// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
@@ -187,6 +190,7 @@ impl Default for Options {
             host: String::new(),
             start_at_ms: None,
             spin: Duration::from_micros(DEFAULT_SPIN_US),
+            rt_priority: None,
         }
     }
 }
@@ -412,7 +416,7 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
 }
 
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 12] = [
+pub const RUN_OPTIONS: [&str; 13] = [
     "target",
     "csv",
     "summary",
@@ -425,6 +429,7 @@ pub const RUN_OPTIONS: [&str; 12] = [
     "seen_enough_min",
     "force",
     "spin_us",
+    "rt_priority",
 ];
 
 /// A column or option name in the form used by [`STEP_OPTIONS`]: trimmed, lower case, `_` for `-`.

@@ -387,3 +387,26 @@ fn sigint_finishes_the_row_writes_the_summary_and_exits_130() {
     assert_eq!(srows.len(), 3);
     assert!(num(&srows[0], "measure_seconds") < 10.0);
 }
+
+#[test]
+fn rt_priority_runs_or_is_refused_naming_the_option() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, sum) = (dir.path().join("t.dat"), dir.path().join("sum.csv"));
+    let out = iogen()
+        .args(["run", "--engine", "null", "--size", "1MiB", "--iops", "1000", "--warmup", "0s", "--duration", "200ms"])
+        .args(["--subinterval", "100ms", "--rt-priority", "5"])
+        .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
+        .output()
+        .unwrap();
+    match out.status.code() {
+        // Permitted (root or CAP_SYS_NICE): the step ran and was measured.
+        Some(0) => assert!(num(&read_csv(&sum).1[0], "iops") > 0.0),
+        // Not permitted: refused before anything was created, naming the option.
+        Some(2) => {
+            assert!(String::from_utf8_lossy(&out.stderr).contains("--rt-priority"));
+            assert!(!sum.exists() && !t.exists());
+        }
+        other => panic!("exit {other:?}: {}", String::from_utf8_lossy(&out.stderr)),
+    }
+    iogen().args(["run", "--target", "x", "--rt-priority", "0"]).assert().code(2);
+}
