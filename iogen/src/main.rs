@@ -244,6 +244,13 @@ fn run_one_step(
     let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
     let info = StepInfo::new(o, number, &step.name, &step.labels);
     // Only this thread, and only while the step runs: engine workers exist already (normal policy).
+    if o.rt_priority.is_some() && realtime::never_sleeps(o.iops, o.spin) {
+        eprintln!(
+            "iogen: step {number}: with --rt-priority the launching thread will hardly ever sleep at this rate and \
+             --spin-us; the kernel's real-time throttling may stop it for tens of ms each second (lower --spin-us, \
+             or leave out --rt-priority)"
+        );
+    }
     let normal = o.rt_priority.map(realtime::enter).transpose()?;
     let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r));
     if let Some(before) = normal {
@@ -284,7 +291,7 @@ fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
         if share > LAG_WARNING_SHARE {
             eprintln!(
                 "iogen: step {number}: iogen's own launch lag (iogen_lag_ms_avg) is {:.0} % of the mean service time; \
-                 response times include it (a busy host? see --spin-us and iogen/README.md)",
+                 response times include it (a busy host? see --rt-priority, --spin-us and iogen/README.md)",
                 share * 100.0
             );
         }

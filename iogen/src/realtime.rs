@@ -4,18 +4,30 @@
 //! time slice to end (milliseconds) before it runs; that wait is iogen's launch lag and is in the
 //! response time of the IO. Under `SCHED_FIFO` a waking thread preempts every normal task at
 //! once. Measured with the null engine on a shared 2-vCPU VM (docs/benchmarks.md, "iogen's own
-//! launch lag"): lag p99 at 5,000 IOPS from 0.07–2.8 ms to 0.02–0.06 ms.
+//! launch lag", medians of 5 interleaved runs): at 5,000 IOPS lag mean 106 → 4.8 µs and p99
+//! 2,746 → 37 µs; at 500 IOPS 36 → 2.1 µs and 1,224 → 18 µs; the same CPU per IO.
 //!
 //! The cost is the risk: a `SCHED_FIFO` thread that never sleeps starves normal tasks on its CPU
 //! until the kernel's real-time throttling (`kernel.sched_rt_runtime_us`, by default 95 % of each
-//! second) stops it for the rest of the second, which is worse lag than none. It only pays when
-//! the thread sleeps between arrivals, i.e. when `--spin-us` is well below the mean gap
-//! (1e6 / IOPS µs). Hence opt-in, and only the scheduling thread: engine worker threads keep the
-//! normal policy.
+//! second) stops it for the rest of the second, which is worse lag than none (measured at 50,000
+//! IOPS with `--spin-us 50`: lag p99 41 ms). It only pays when the thread sleeps between
+//! arrivals, i.e. when `--spin-us` is well below the mean gap (1e6 / IOPS µs); [`never_sleeps`]
+//! says when it will not. Hence opt-in, and only the scheduling thread: engine worker threads keep
+//! the normal policy.
 
 use std::io;
+use std::time::Duration;
 
-use crate::options::OptionError;
+use crate::options::{Iops, OptionError};
+
+/// Whether the launching thread will hardly ever sleep at `iops` with a spin window of `spin`:
+/// with `--iops max`, or when the window covers half the mean gap between arrivals or more.
+pub fn never_sleeps(iops: Iops, spin: Duration) -> bool {
+    match iops {
+        Iops::Max => true,
+        Iops::Rate(r) => spin.as_secs_f64() >= 0.5 / r,
+    }
+}
 
 /// The calling thread's scheduling policy and priority, to restore later.
 #[derive(Debug, Clone, Copy)]
@@ -61,6 +73,15 @@ pub fn leave(before: Policy) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn never_sleeps_when_the_spin_window_covers_half_the_gap() {
+        let us = Duration::from_micros;
+        assert!(!never_sleeps(Iops::Rate(5000.0), us(50))); // gap 200 µs
+        assert!(never_sleeps(Iops::Rate(50_000.0), us(50))); // gap 20 µs
+        assert!(never_sleeps(Iops::Rate(10_000.0), us(50))); // gap 100 µs: half covered
+        assert!(never_sleeps(Iops::Max, us(0)));
+    }
 
     #[test]
     fn enter_and_leave_restore_the_policy_or_name_the_option() {
