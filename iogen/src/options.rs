@@ -160,10 +160,14 @@ pub struct Options {
 pub const DEFAULT_SPIN_US: u64 = 50;
 
 /// The seen-enough rule when only `ACCURACY@CONFIDENCE` is given (window and method), and the
-/// rule whose `achieved_pm` is reported when none was requested: ±5 % at 95 %, at least 5
-/// subintervals, AR(1) correction (see `docs/functions/SEEN_ENOUGH.md`).
-pub const DEFAULT_SEEN_ENOUGH: SeenEnoughSpec =
-    SeenEnoughSpec { accuracy: 0.05, confidence: 0.95, min_samples: 5, method: SeenEnoughMethod::Ar1 };
+/// rule whose `achieved_pm` is reported when none was requested: the rule's documented defaults
+/// (`crate::seen_enough::DEFAULT_*`, see `docs/functions/SEEN_ENOUGH.md`).
+pub const DEFAULT_SEEN_ENOUGH: SeenEnoughSpec = SeenEnoughSpec {
+    accuracy: crate::seen_enough::DEFAULT_ACCURACY,
+    confidence: crate::seen_enough::DEFAULT_CONFIDENCE,
+    min_samples: crate::seen_enough::DEFAULT_MIN_SAMPLES,
+    method: crate::seen_enough::DEFAULT_METHOD,
+};
 
 /// The defaults of every option; the command line's defaults are taken from here.
 impl Default for Options {
