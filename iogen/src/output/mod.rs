@@ -185,6 +185,14 @@ mod tests {
     }
 
     #[test]
+    fn the_format_docs_name_every_column() {
+        let docs = include_str!("../../../docs/iogen-csv.md");
+        for c in schema_columns() {
+            assert!(docs.contains(&format!("`{}`", c.name)), "docs/iogen-csv.md does not name `{}`", c.name);
+        }
+    }
+
+    #[test]
     fn floats() {
         assert_eq!(format_float(5000.0), "5000");
         assert_eq!(format_float(0.1234567), "0.123457");
