@@ -21,7 +21,7 @@
  *  CPU per IO = the tool's own process CPU time (user + system) / IOs done, in µs: iogen's
  *  `iogen_cpu_pct` (getrusage over the measured time), fio's `usr_cpu + sys_cpu` (same source).
  *
- * Lag table (issue 13, no fio needed): iogen's own launch lag with the null engine (no IO, so the
+ * Lag table (no fio needed): iogen's own launch lag with the null engine (no IO, so the
  * lag is all there is between schedule and completion) at 500 / 5,000 / 50,000 IOPS, uniform
  * arrivals, queue depth 16, per `--spin-us` setting, with `--rt-priority 10` (as root), and, with `--before PATH`, for an older iogen
  * binary (which has no lag columns: its mean lag is `response_ms_avg − service_ms_avg`, exact
@@ -444,7 +444,7 @@ function lagBenchmark(o: Options): void {
 
 function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Options, loadStart: number): string {
   const lines = [
-    "## iogen's own launch lag, null engine (issue 13)",
+    "## iogen's own launch lag, null engine",
     "",
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}; Linux ${release()}; 1-minute load average ` +
       `${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after (the machine is shared).`,

@@ -298,7 +298,18 @@ mod tests {
     }
 
     #[test]
-    fn defaults_match_the_issue() {
+    fn plan_help_and_docs_name_every_step_option() {
+        use crate::options::STEP_OPTION_TABLE;
+        let help = command().find_subcommand_mut("plan").unwrap().render_long_help().to_string();
+        let docs = include_str!("../../docs/iogen-csv.md");
+        for o in STEP_OPTION_TABLE.iter().filter(|o| o.alias_of.is_none()) {
+            assert!(help.contains(o.name), "iogen plan --help does not name {}", o.name);
+            assert!(docs.contains(&format!("`{}`", o.name)), "docs/iogen-csv.md does not name `{}`", o.name);
+        }
+    }
+
+    #[test]
+    fn documented_defaults() {
         let cli = parse_args(["iogen", "run", "--target", "/tmp/x"]).unwrap();
         let Command::Run(a) = cli.command else { panic!() };
         let o = a.to_options();
