@@ -289,9 +289,10 @@ fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
     let share = if outcome.engine == "null" { None } else { lag_share_of_service(&outcome.measure.overall) };
     if let Some(share) = share {
         if share > LAG_WARNING_SHARE {
+            let remedy = if o.rt_priority.is_some() { "--spin-us" } else { "--rt-priority, --spin-us" };
             eprintln!(
                 "iogen: step {number}: iogen's own launch lag (iogen_lag_ms_avg) is {:.0} % of the mean service time; \
-                 response times include it (a busy host? see --rt-priority, --spin-us and iogen/README.md)",
+                 response times include it (a busy host? see {remedy} and iogen/README.md)",
                 share * 100.0
             );
         }
@@ -390,5 +391,25 @@ fn precise_timers() {
             0 as libc::c_ulong,
             0 as libc::c_ulong,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use iogen::engine::OpKind;
+    use iogen::stats::{IntervalStats, IoTimes, Launch};
+
+    #[test]
+    fn lag_share_is_mean_lag_over_mean_service() {
+        let mut s = IntervalStats::default();
+        // Service 100 µs each; lag 5 and 15 µs on the on-time IOs, a late IO adds no lag.
+        for (lag_ns, launch) in [(5_000, true), (15_000, true), (0, false)] {
+            let launch = if launch { Launch::OnTime { lag_ns } } else { Launch::Late };
+            s.record(OpKind::Read, 4096, IoTimes { service_ns: 100_000, response_ns: 200_000, launch });
+        }
+        let share = lag_share_of_service(&s.overall).unwrap();
+        assert!((share - 0.10).abs() < 1e-12, "{share}");
+        assert!(lag_share_of_service(&IntervalStats::default().overall).is_none());
     }
 }
