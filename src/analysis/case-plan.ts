@@ -48,6 +48,12 @@ export interface CaseLayout {
   npv: string[];
   /** Per option, per workload: A1 address of its server count. */
   servers: string[][];
+  /**
+   * The cells whose live form is a Capacity Lab function, with that formula (without "="). The
+   * plan holds their computed value (or a native equivalent), which is what renderers without the
+   * add-in show; the Office.js renderer writes these formulas.
+   */
+  addinFormulas: { address: string; formula: string }[];
 }
 
 export interface CasePlan {
@@ -72,15 +78,6 @@ function a1(row: number, col: number, abs = false): string {
 /** A native Excel formula with the value computed here. */
 function native(formula: string, result: number): FormulaCell {
   return { formula, result };
-}
-
-/**
- * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
- * (ExcelJS, HTML) must show the computed value, never the formula (a workbook opened without
- * the add-in would show #NAME?), so the value is what this plan holds.
- */
-function addin(_formula: string, result: number, nativeEquivalent?: string): CellValue {
-  return nativeEquivalent === undefined ? result : native(nativeEquivalent, result);
 }
 
 /** Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200" (negative: "-£5"). */
@@ -172,6 +169,16 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   const opts = input.options;
   const res = result.options;
   const anyWorkloads = opts.some((o) => o.workloads.length > 0);
+  const addinFormulas: { address: string; formula: string }[] = [];
+  /**
+   * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
+   * (ExcelJS, HTML) must show the computed value or a native equivalent, never the formula (a
+   * workbook opened without the add-in would show #NAME?), so that is what the plan holds.
+   */
+  const addin = (address: string, formula: string, result: number, nativeEquivalent?: string): CellValue => {
+    addinFormulas.push({ address, formula });
+    return nativeEquivalent === undefined ? result : native(nativeEquivalent, result);
+  };
 
   const notes = [
     `Business case: ${input.title}`,
@@ -286,11 +293,11 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
             break;
           case "response":
             target = w.sizing.response;
-            servers = addin(`CAPLAB.MMC_STAFF(${s},${lam},${tgt}-${s})`, wr.servers);
+            servers = addin(c, `CAPLAB.MMC_STAFF(${s},${lam},${tgt}-${s})`, wr.servers);
             break;
           default:
             target = w.sizing.level;
-            servers = addin(`CAPLAB.MMC_STAFF(${s},${lam},${tgt},${ref(C.within)})`, wr.servers);
+            servers = addin(c, `CAPLAB.MMC_STAFF(${s},${lam},${tgt},${ref(C.within)})`, wr.servers);
         }
         const metrics = `CAPLAB.MMC_METRICS(${c},${s},${lam})`;
         const cells: CellValue[] = [
@@ -305,9 +312,9 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
         cells.push(
           servers,
           native(`${lam}*${s}/${c}`, wr.utilization),
-          addin(`INDEX(${metrics},4,2)`, wr.meanResponse),
-          addin(`INDEX(${metrics},3,2)`, wr.meanWait),
-          addin(`INDEX(${metrics},2,2)`, wr.pWait),
+          addin(ref(C.servers + 2), `INDEX(${metrics},4,2)`, wr.meanResponse),
+          addin(ref(C.servers + 3), `INDEX(${metrics},3,2)`, wr.meanWait),
+          addin(ref(C.servers + 4), `INDEX(${metrics},2,2)`, wr.pWait),
         );
         rows.push(cells);
         serversAt[i].push(a1(r, C.servers));
@@ -371,8 +378,9 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   });
   costRows.push({
     label: L.npv,
-    cells: (o, i) =>
+    cells: (o, i, col) =>
       addin(
+        cellOf(L.npv, col),
         `CAPLAB.NPV_IT(${rateCell},${cashCostCell(i, 0)}:${cashCostCell(i, years - 1)})`,
         res[i].npv,
         // NPV_IT = first flow + Excel's NPV (which discounts from t = 1) over the rest.
@@ -477,6 +485,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
       discountRate: rateCell.replace(/\$/g, ""),
       npv: opts.map((_, i) => cellOf(L.npv, 1 + i)),
       servers: serversAt,
+      addinFormulas,
     },
   };
 }

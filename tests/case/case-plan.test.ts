@@ -197,7 +197,7 @@ describe("the sheet", () => {
     json.options[0].workloads[0].serviceTimeRef = "'Model'!$F$5";
     const built = casePlanFromJson(json);
     const grid = new SheetGrid(built.plan.sheets[0], (ref) => {
-      expect(ref).toBe("'Model'!$F$5");
+      expect(ref).toBe("'Model'!F5");
       return 0.000081;
     });
     const capacity = built.plan.sheets[0].tables.find((t) => t.name === "Capacity") as TablePlan;

@@ -1,62 +1,52 @@
 /**
  * A small spreadsheet for tests: lays a {@link SheetPlan} out on a grid the way the grid
  * renderers do (notes in column A from row 1, each table's header at `at`, rows below) and
- * recalculates its formulas from the input cells, so a test can check that every formula in the
- * plan gives the value the plan carries, and that editing an input changes the outputs.
- *
- * Formulas are parsed by `@borgar/fx`; evaluated: numbers, cell and range references on the
- * sheet (and on other sheets through `external`), + − * / ^, unary minus, SUM, MAX, INT,
- * ROUNDUP, NPV (Excel's: first flow discounted one period), INDEX, and `CAPLAB.*` through the
- * add-in's own worksheet functions (`src/functions/functions.ts`). Anything else throws, so a
- * formula the helper does not know fails the test instead of passing silently.
+ * recalculates its formulas from the input cells with the add-in's formula evaluator
+ * (`src/excel/sharing-eval.ts`: arithmetic, SUM, MAX, INT, ROUNDUP, NPV, INDEX, `CAPLAB.*` through
+ * the worksheet functions), so a test can check that every formula in the plan gives the value
+ * the plan carries and that editing an input changes the outputs. A formula the evaluator does not
+ * know throws, so it fails the test instead of passing silently.
  */
-import { parse, tokenize } from "@borgar/fx";
-import * as functions from "../../src/functions/functions";
 import { CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-
-type Value = number | string | boolean | null | Value[][];
-
-interface Node {
-  type: string;
-  value?: unknown;
-  operator?: string;
-  arguments?: Node[];
-  callee?: { name: string };
-}
-
-/** Column index (0-based) of letters: A → 0, AA → 26. */
-function colIndex(letters: string): number {
-  let n = 0;
-  for (const ch of letters) n = n * 26 + (ch.charCodeAt(0) - 64);
-  return n - 1;
-}
+import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
+import { SheetSnapshot } from "../../src/excel/sharing";
 
 export function parseA1(ref: string): { row: number; col: number } {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref);
   if (!m) throw new Error(`not a cell address: ${ref}`);
-  return { row: Number(m[2]) - 1, col: colIndex(m[1]) };
+  let col = 0;
+  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return { row: Number(m[2]) - 1, col: col - 1 };
+}
+
+/** The plan's cells by "row,col" (0-based), as the grid renderers place them. */
+export function planCells(sheet: SheetPlan): Map<string, CellValue> {
+  const cells = new Map<string, CellValue>();
+  sheet.notes.forEach((n, i) => cells.set(`${i},0`, n));
+  for (const t of sheet.tables) {
+    if (!t.at) throw new Error(`table ${t.name} has no position`);
+    const { row, col } = t.at;
+    t.columns.forEach((c, j) => cells.set(`${row},${col + j}`, c.header));
+    for (let i = 0; i < tableRowCount(t); i++) {
+      tableRow(t, i).forEach((v, j) => cells.set(`${row + 1 + i},${col + j}`, v));
+    }
+  }
+  return cells;
 }
 
 export class SheetGrid {
-  /** Cells by "row,col" (0-based): plan cells as planned. */
-  readonly cells = new Map<string, CellValue>();
+  readonly cells: Map<string, CellValue>;
   private cache = new Map<string, Value>();
+  private readonly evaluator: FormulaEvaluator;
 
   constructor(
     sheet: SheetPlan,
-    private readonly external: (ref: string) => Value = (ref) => {
+    private readonly external: (ref: string) => Scalar = (ref) => {
       throw new Error(`reference to another sheet: ${ref}`);
     },
   ) {
-    sheet.notes.forEach((n, i) => this.cells.set(`${i},0`, n));
-    for (const t of sheet.tables) {
-      if (!t.at) throw new Error(`table ${t.name} has no position`);
-      const { row, col } = t.at;
-      t.columns.forEach((c, j) => this.cells.set(`${row},${col + j}`, c.header));
-      for (let i = 0; i < tableRowCount(t); i++) {
-        tableRow(t, i).forEach((v, j) => this.cells.set(`${row + 1 + i},${col + j}`, v));
-      }
-    }
+    this.cells = planCells(sheet);
+    this.evaluator = new FormulaEvaluator((sheetName, range) => this.range(sheetName, range));
   }
 
   /** Replaces a cell (an input edit); clears computed values. */
@@ -74,116 +64,74 @@ export class SheetGrid {
     let out: Value;
     if (v !== null && typeof v === "object") {
       if ("formula" in v) out = this.evaluate(v.formula);
-      else if ("error" in v) throw new Error(`error cell ${v.error} at ${key}`);
-      else throw new Error(`unknown cell kind at ${key}: ${JSON.stringify(v)}`);
+      else throw new Error(`cell kind at ${key}: ${JSON.stringify(v)}`);
     } else out = v;
     this.cache.set(key, out);
     return out;
   }
 
-  /** Evaluates a formula (without "=") on this sheet. */
+  /** Evaluates a formula (with or without "=") on this sheet; unsupported formulas throw. */
   evaluate(formula: string): Value {
-    return this.node(parse(tokenize("=" + formula)) as unknown as Node);
-  }
-
-  private node(n: Node): Value {
-    switch (n.type) {
-      case "Literal":
-        return n.value as Value;
-      case "ReferenceIdentifier":
-        return this.ref(String(n.value));
-      case "UnaryExpression": {
-        const x = this.num(this.node((n.arguments as Node[])[0]));
-        if (n.operator === "-") return -x;
-        if (n.operator === "+") return x;
-        throw new Error(`operator ${n.operator}`);
-      }
-      case "BinaryExpression": {
-        const [a, b] = (n.arguments as Node[]).map((x) => this.num(this.node(x)));
-        switch (n.operator) {
-          case "+":
-            return a + b;
-          case "-":
-            return a - b;
-          case "*":
-            return a * b;
-          case "/":
-            if (b === 0) throw new Error("#DIV/0!");
-            return a / b;
-          case "^":
-            return Math.pow(a, b);
-          default:
-            throw new Error(`operator ${n.operator}`);
-        }
-      }
-      case "CallExpression":
-        return this.call((n.callee as { name: string }).name.toUpperCase(), n.arguments as Node[]);
-      default:
-        throw new Error(`formula node ${n.type}`);
+    try {
+      return this.evaluator.evaluate(formula);
+    } catch (e) {
+      if (e instanceof Unsupported) throw new Error(`cannot evaluate ${formula}: ${e.message}`);
+      throw e;
     }
   }
 
-  private ref(ref: string): Value {
-    if (ref.includes("!")) return this.external(ref);
-    const [from, to] = ref.split(":");
+  private range(sheetName: string | undefined, range: string): Scalar[][] {
+    if (sheetName !== undefined) return [[this.external(`'${sheetName}'!${range}`)]];
+    const [from, to] = range.split(":");
     const a = parseA1(from);
-    if (to === undefined) return this.value(a.row, a.col);
-    const b = parseA1(to);
-    const out: Value[][] = [];
+    const b = to === undefined ? a : parseA1(to);
+    const out: Scalar[][] = [];
     for (let r = a.row; r <= b.row; r++) {
-      const line: Value[] = [];
-      for (let c = a.col; c <= b.col; c++) line.push(this.value(r, c));
+      const line: Scalar[] = [];
+      for (let c = a.col; c <= b.col; c++) {
+        const v = this.value(r, c);
+        line.push(Array.isArray(v) ? (v[0]?.[0] ?? null) : v);
+      }
       out.push(line);
     }
     return out;
   }
+}
 
-  private num(v: Value): number {
-    if (Array.isArray(v)) {
-      if (v.length === 1 && v[0].length === 1) return this.num(v[0][0]);
-      throw new Error("a range where a number is needed");
-    }
-    if (v === null) return 0;
-    if (typeof v === "number") return v;
-    throw new Error(`not a number: ${JSON.stringify(v)}`);
+/**
+ * The case sheet as Excel holds it once the pane has written it with the add-in: `Range.formulas`
+ * has the native formulas and, at the add-in cells, the `CAPLAB.*` formulas; `Range.values` has
+ * the calculated values (the plan's). Spans A1 to the last used cell.
+ */
+export function excelSnapshot(
+  sheet: SheetPlan,
+  addinFormulas: { address: string; formula: string }[],
+  name = sheet.name,
+): SheetSnapshot {
+  const cells = planCells(sheet);
+  let rows = 0;
+  let cols = 0;
+  for (const key of cells.keys()) {
+    const [r, c] = key.split(",").map(Number);
+    rows = Math.max(rows, r + 1);
+    cols = Math.max(cols, c + 1);
   }
-
-  private flat(v: Value): number[] {
-    if (Array.isArray(v)) return v.flat(2).filter((x): x is number => typeof x === "number");
-    return [this.num(v)];
-  }
-
-  private call(name: string, args: Node[]): Value {
-    const vals = (): Value[] => args.map((a) => this.node(a));
-    switch (name) {
-      case "SUM":
-        return vals().reduce<number>((s, v) => s + this.flat(v).reduce((x, y) => x + y, 0), 0);
-      case "MAX":
-        return Math.max(...vals().flatMap((v) => this.flat(v)));
-      case "INT":
-        return Math.floor(this.num(this.node(args[0])));
-      case "ROUNDUP": {
-        const [x, d] = vals().map((v) => this.num(v));
-        const f = Math.pow(10, d);
-        return (Math.sign(x) * Math.ceil(Math.abs(x) * f)) / f;
-      }
-      case "NPV": {
-        const [rate, ...rest] = vals();
-        const r = this.num(rate);
-        return rest.flatMap((v) => this.flat(v)).reduce((s, cf, i) => s + cf / Math.pow(1 + r, i + 1), 0);
-      }
-      case "INDEX": {
-        const [arr, r, c] = vals();
-        if (!Array.isArray(arr)) throw new Error("INDEX of a single value");
-        return arr[this.num(r) - 1][this.num(c) - 1];
-      }
-      default: {
-        if (!name.startsWith("CAPLAB.")) throw new Error(`function ${name}`);
-        const fn = (functions as unknown as Record<string, (...a: unknown[]) => unknown>)[name.slice(7)];
-        if (typeof fn !== "function") throw new Error(`function ${name}`);
-        const a = vals().map((v) => (Array.isArray(v) ? v : v === null ? null : v));
-        return fn(...a) as Value;
-      }
+  const formulas: unknown[][] = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
+  const values: unknown[][] = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
+  for (const [key, v] of cells) {
+    const [r, c] = key.split(",").map(Number);
+    if (v !== null && typeof v === "object" && "formula" in v) {
+      formulas[r][c] = "=" + v.formula;
+      values[r][c] = v.result;
+    } else if (v !== null && typeof v === "object") throw new Error(`cell kind at ${key}`);
+    else {
+      formulas[r][c] = v ?? "";
+      values[r][c] = v ?? "";
     }
   }
+  for (const { address, formula } of addinFormulas) {
+    const { row, col } = parseA1(address);
+    formulas[row][col] = "=" + formula;
+  }
+  return { name, row: 0, col: 0, formulas, values };
 }
