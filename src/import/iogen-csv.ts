@@ -1,6 +1,7 @@
 /**
  * Reader for iogen's subinterval and summary CSV (`docs/iogen-csv.md`).
  *
+ * The columns come from `iogen/schema/columns.json` (through the generated `iogen-schema.ts`).
  * Columns are matched by header name, in any order; columns the reader does not know are kept
  * as string labels (iogen writes one column per `--label` key and carries plan columns such as
  * `protocol`, `Run`, `StdOrder`). Accepted dialects:
@@ -19,57 +20,41 @@
  */
 import Papa from "papaparse";
 import { IogenTable } from "./iogen-table";
+import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
 import { ImportProblem, ImportResult } from "./types";
 
-/** The per-subinterval / per-step measurements, named exactly like the CSV columns. */
-export const IOGEN_NUMERIC_COLUMNS = [
-  "step",
-  "subinterval",
-  "start_s",
-  "seconds",
-  "target_iops",
-  "iops",
-  "mb_s",
-  "block_size",
-  "read_pct",
-  "random_pct",
-  "queue_depth",
-  "service_ms_avg",
-  "service_ms_p50",
-  "service_ms_p90",
-  "service_ms_p99",
-  "service_ms_p999",
-  "service_ms_max",
-  "response_ms_avg",
-  "response_ms_p50",
-  "response_ms_p90",
-  "response_ms_p99",
-  "response_ms_p999",
-  "response_ms_max",
-  "avg_in_flight",
-  "late_ios",
-  "errors",
-  "cpu_busy_pct",
-  "cpu_sys_pct",
-  "cpu_iowait_pct",
-  "cpu_cores",
-  "iogen_cpu_pct",
-  "iogen_lag_ms_avg",
-  "iogen_lag_ms_p99",
-  "iogen_lag_ms_max",
-  "measure_seconds",
-  "achieved_pm",
-] as const;
+type IogenSchemaColumn = (typeof IOGEN_SCHEMA_COLUMNS)[number];
+type NumericSchemaColumn = Exclude<IogenSchemaColumn, { type: "text" }>;
+type TextSchemaColumn = Extract<IogenSchemaColumn, { type: "text" }>;
 
-export type IogenNumericColumn = (typeof IOGEN_NUMERIC_COLUMNS)[number];
+/** A numeric column of iogen's CSVs (every schema column whose type is not `text`). */
+export type IogenNumericColumn = NumericSchemaColumn["name"];
+/** A text column iogen itself writes (every other column of a file is a label). */
+export type IogenTextColumn = TextSchemaColumn["name"];
+
+/** The per-subinterval / per-step measurements, in schema order (`iogen/schema/columns.json`). */
+export const IOGEN_NUMERIC_COLUMNS: readonly IogenNumericColumn[] = IOGEN_SCHEMA_COLUMNS.filter(
+  (c): c is NumericSchemaColumn => c.type !== "text",
+).map((c) => c.name);
 
 /** Text columns iogen itself writes (everything else is a label). */
-export const IOGEN_TEXT_COLUMNS = ["host", "step_name", "phase", "category", "seen_enough", "engine"] as const;
+export const IOGEN_TEXT_COLUMNS: readonly IogenTextColumn[] = IOGEN_SCHEMA_COLUMNS.filter(
+  (c): c is TextSchemaColumn => c.type === "text",
+).map((c) => c.name);
 
-/** Columns without which a subinterval file cannot be analysed. */
-export const IOGEN_SUBINTERVAL_REQUIRED = ["step", "subinterval", "phase", "seconds", "category", "iops"] as const;
-/** Columns without which a summary file cannot be analysed. */
-export const IOGEN_SUMMARY_REQUIRED = ["step", "category", "iops"] as const;
+/** The columns of one kind of file, in the order iogen writes them (label columns follow). */
+export function iogenColumnsOf(kind: IogenCsvKind): string[] {
+  return IOGEN_SCHEMA_COLUMNS.filter((c) => (c.files as readonly string[]).includes(kind)).map((c) => c.name);
+}
+
+function requiredIn(kind: IogenCsvKind): readonly string[] {
+  return IOGEN_SCHEMA_COLUMNS.filter((c) => (c.required_in as readonly string[]).includes(kind)).map((c) => c.name);
+}
+
+/** Columns without which a subinterval file cannot be analysed (schema `required_in`). */
+export const IOGEN_SUBINTERVAL_REQUIRED = requiredIn("subinterval");
+/** Columns without which a summary file cannot be analysed (schema `required_in`). */
+export const IOGEN_SUMMARY_REQUIRED = requiredIn("summary");
 
 /** One CSV line. Numeric columns that are absent or empty are `null`. */
 export interface IogenRow {
@@ -207,7 +192,7 @@ class IogenCsvBuilder {
   private numericNames: IogenNumericColumn[] = [];
   /** Position of `iops` among the stored numeric columns. */
   private iopsAt = -1;
-  private textFields: Record<(typeof IOGEN_TEXT_COLUMNS)[number], number> = {
+  private textFields: Record<IogenTextColumn, number> = {
     host: -1,
     step_name: -1,
     phase: -1,
@@ -251,7 +236,7 @@ class IogenCsvBuilder {
       }
       seen.add(name);
       if (NUMERIC_SET.has(name)) numericAt.set(name as IogenNumericColumn, i);
-      else if (TEXT_SET.has(name)) this.textFields[name as (typeof IOGEN_TEXT_COLUMNS)[number]] = i;
+      else if (TEXT_SET.has(name)) this.textFields[name as IogenTextColumn] = i;
       else if (name !== "") {
         this.labelFields.push(i);
         labelNames.push(name);
