@@ -1,5 +1,5 @@
 /**
- * Monte Carlo study of SEEN_ENOUGH's stopping rule (issue 3), run by `npm run bench:seen-enough`.
+ * Monte Carlo study of SEEN_ENOUGH's stopping rule, run by `npm run bench:seen-enough`.
  *
  * Model: AR(1) subinterval series x_t = μ + ρ (x_{t−1} − μ) + e_t, e_t ~ N(0, σ_e²), started in its
  * stationary distribution, μ = 1000, for ρ = 0, 0.3, 0.6, 0.9. The noise is set so the long-run
@@ -53,7 +53,7 @@ function coreRule(method: SeenEnoughMethod): Rule {
 }
 
 /**
- * The "ar1" rule as first drafted in the issue: k = √((1 + r)/(1 − r)) with r the raw lag-1
+ * The "ar1" rule as first drafted: k = √((1 + r)/(1 − r)) with r the raw lag-1
  * autocorrelation of each window clipped to [0, 0.95], windows ≥ max(5, min_samples), t(1 − α/2).
  */
 function issueAr1Rule(): Rule {

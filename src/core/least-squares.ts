@@ -302,8 +302,9 @@ function solveAugmented(qr: QrFactors, f: Float64Array, g: Float64Array): { db: 
 }
 
 /**
- * Above this estimate of κ(R) = ‖R‖_F·‖R⁻¹‖_F the diagonal of (AᵀA)⁻¹ from R⁻¹ may have lost more
- * than ~2 digits (its relative error is about κ·2⁻⁵³), and each element is refined instead.
+ * Above this estimate of κ(R), ‖R‖_F·‖R⁻¹‖_F / rank (1 for orthogonal columns, ≤ the 2-norm
+ * condition number), the diagonal of (AᵀA)⁻¹ from R⁻¹ may have lost more than ~2 digits (its
+ * relative error is about κ·2⁻⁵³), and each element is refined instead.
  */
 const VARIANCE_REFINEMENT_CONDITION = 100;
 
@@ -335,7 +336,7 @@ function scaledVarianceDiagonal(qr: QrFactors, columns: readonly ExactColumn[]):
     variance[k] = v;
     normRinv2 += v;
   }
-  if (Math.sqrt(normR2 * normRinv2) <= VARIANCE_REFINEMENT_CONDITION) return variance;
+  if (Math.sqrt(normR2 * normRinv2) / rank <= VARIANCE_REFINEMENT_CONDITION) return variance;
   const zero = new Float64Array(n);
   for (let k = 0; k < rank; k++) variance[k] = refineAugmented(qr, columns, zero, k).solution[k];
   return variance;

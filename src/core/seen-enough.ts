@@ -334,7 +334,7 @@ function checkSamples(samples: readonly number[]): void {
  *   ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95) ({@link ar1Rho}: bias-corrected, plus 1.5
  *   standard errors); k = √((1 + 2A)/(1 − 2A/(L − 1))), A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j
  *   ({@link ar1Inflation}: the exact finite-L ratio of the true SE of the mean to s/√L); windows have
- *   ≥ 30 samples. This replaces the issue's first draft (k = √((1 + r)/(1 − r)) from each window's
+ *   ≥ 30 samples. This replaces a first draft (k = √((1 + r)/(1 − r)) from each window's
  *   raw r, windows ≥ 5), whose coverage the Monte Carlo study measured at 61–86 % instead of 95 %
  *   (docs/benchmarks.md, docs/functions/SEEN_ENOUGH.md).
  *

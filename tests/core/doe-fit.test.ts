@@ -1,11 +1,11 @@
 /**
- * DOE_FIT core. Reference figures of the 2³ example are the issue's (R: summary(lm(y ~ (A+B+C)^2))).
+ * DOE_FIT core. Reference figures of the 2³ example are R's output (summary(lm(y ~ (A+B+C)^2))).
  */
 import { doeFit } from "../../src/core/doe-fit";
 import { lenthPse } from "../../src/core/lenth";
 import { MAX_MODEL_TERMS, modelTerms } from "../../src/core/model-matrix";
 
-/** 2³ in standard order (A fastest), two replicates, the issue's model and errors. */
+/** 2³ in standard order (A fastest), two replicates, the model and errors of the worked example in docs/functions/DOE_FIT.md. */
 function twoCubed(): { A: number[]; B: number[]; C: number[]; y: number[] } {
   const A: number[] = [];
   const B: number[] = [];
@@ -31,13 +31,13 @@ const close = (a: number | null, b: number, rel = 1e-9): void => {
   expect(Math.abs((a as number) - b)).toBeLessThanOrEqual(rel * Math.max(Math.abs(b), 1e-300) + 1e-13);
 };
 
-describe("doeFit: the issue's 2³ worked example", () => {
+describe("doeFit: the 2³ worked example (R's summary(lm))", () => {
   const d = twoCubed();
   const fit = doeFit(["A", "B", "C"], Object.freeze([d.A, d.B, d.C]), Object.freeze(d.y), { order: 2 });
   it("names the terms in R's order", () => {
     expect(fit.terms.map((t) => t.name)).toEqual(["(Intercept)", "A", "B", "C", "A:B", "A:C", "B:C"]);
   });
-  it("gives every figure of the issue", () => {
+  it("gives every figure R prints", () => {
     [10, 2, -1.5, 0.5, 0.75, 0, 0.25].forEach((b, j) => {
       expect(Math.abs((fit.terms[j].estimate as number) - b)).toBeLessThan(1e-12);
       close(fit.terms[j].stdError, 0.0978945010373, 1e-11);

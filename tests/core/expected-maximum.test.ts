@@ -4,8 +4,8 @@ import normalCdf from "@stdlib/stats-base-dists-normal-cdf";
 import reference from "./fixtures/reference.json";
 
 describe("expectedMaximumNormal", () => {
-  it("gives the issue's values for M = 2, 4, 10, 100 (7 decimals, Harter 1961 tables)", () => {
-    // Issue 2: E[max] for M = 2, 4, 10, 100: 0.5641896, 1.0293754, 1.5387527, 2.5075936.
+  it("gives Harter's (1961) tabulated values for M = 2, 4, 10, 100 (7 decimals)", () => {
+    // Harter (1961), Biometrika 48: E[max] for M = 2, 4, 10, 100: 0.5641896, 1.0293754, 1.5387527, 2.5075936.
     const expected: [number, number][] = [
       [2, 0.5641896],
       [4, 1.0293754],

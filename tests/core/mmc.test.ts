@@ -14,9 +14,9 @@ function domainErrorArgument(body: () => unknown): string {
   throw new Error("expected a DomainError, got a value");
 }
 
-describe("mmcResponse: the issue's reference values", () => {
-  // Issue 2: "Must give 35.382060 for (4, 30, 0.08), 67.006285 for (6, 30, 0.18), 34.990833 for
-  // (10, 30, 0.26)" (the seed's PDQ figures, which are exact Erlang C). The full-precision values
+describe("mmcResponse: the PDQ reference values of the seed's helpdesk example", () => {
+  // Gunther, Analyzing Computer System Performance with Perl::PDQ (2011): 35.382060 for (4, 30, 0.08),
+  // 67.006285 for (6, 30, 0.18), 34.990833 for (10, 30, 0.26) (exact Erlang C). The full-precision values
   // are from tests/core/fixtures/gen-reference.py (Erlang B recursion in 60-digit decimal).
   it.each([
     [4, 30, 0.08, 35.38206],
@@ -30,7 +30,7 @@ describe("mmcResponse: the issue's reference values", () => {
 
 describe("mmcMetrics against the 60-digit reference (tests/core/fixtures/reference.json)", () => {
   for (const ref of reference.mmc) {
-    // Relative error ≤ 1e-9 everywhere; the issue allows 1e-8 for c ≥ 10000, we hold 1e-9 there too.
+    // Relative error ≤ 1e-9 everywhere (tests/core/erlang-reference.test.ts holds 1e-12 to c = 10⁷).
     it(`c=${ref.servers} S=${ref.serviceTime} λ=${ref.arrivalRate}`, () => {
       const m = mmcMetrics(ref.servers, ref.serviceTime, ref.arrivalRate);
       expectRelClose(m.meanResponse, ref.meanResponse);
@@ -91,8 +91,8 @@ describe("large c and tiny loads", () => {
 });
 
 describe("mmcStaff", () => {
-  it("gives the issue's example: 100 calls/hour, 180 s, 85% within 15 s ⇒ 8", () => {
-    // Issue 2: MMC_STAFF(180, 100/3600, 0.85, 15) = 8 (7 agents give 72.6%, 8 give 87.0%).
+  it("staffs the call-centre example: 100 calls/hour, 180 s, 85% within 15 s ⇒ 8", () => {
+    // Erlang C by hand: MMC_STAFF(180, 100/3600, 0.85, 15) = 8 (7 agents give 72.6%, 8 give 87.0%).
     expect(mmcStaff(180, 100 / 3600, 0.85, 15)).toBe(8);
   });
 

@@ -4,7 +4,7 @@ import { expectRelClose } from "./close";
 
 describe("npv (first cash flow at t = 0)", () => {
   it("gives the seed's example: 100000 a year for t = 0, 1, 2 at 10% = 273553.72", () => {
-    // Issue 2: NPV_IT(0.1, {100000,100000,100000}) = NPV_IT(0.1, 100000, 2) = 273553.72;
+    // Closed form: NPV_IT(0.1, {100000,100000,100000}) = NPV_IT(0.1, 100000, 2) = 273553.72;
     // exactly 100000·(1 + 1/1.1 + 1/1.21) = 100000·331/121.
     const flows = Object.freeze([100000, 100000, 100000]);
     expectRelClose(npv(0.1, flows), (100000 * 331) / 121, 1e-15);

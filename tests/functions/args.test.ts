@@ -48,7 +48,7 @@ describe("argument converters", () => {
     expect(optionalWholeNumber(0, "periods", 0)).toBe(0);
   });
 
-  it("wholeNumber: the message of the issue", () => {
+  it("wholeNumber: the message names the argument, the rule and the value", () => {
     expect(wholeNumber(4, "servers")).toBe(4);
     expect(failure(() => wholeNumber(-1, "servers"))).toBe("num servers: must be a whole number ≥ 1, got -1");
     expect(failure(() => wholeNumber(1.5, "servers"))).toBe("num servers: must be a whole number ≥ 1, got 1.5");

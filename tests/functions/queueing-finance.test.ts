@@ -25,7 +25,7 @@ function excelError(body: () => unknown): ExcelError {
 }
 
 describe("reference values through the worksheet wrappers", () => {
-  it("MMC_RESPONSE: issue 2's three values (60-digit Erlang B reference, tests/core/fixtures)", () => {
+  it("MMC_RESPONSE: the helpdesk example's three values (60-digit Erlang B reference, tests/core/fixtures)", () => {
     for (const c of [4, 6, 10]) {
       const ref = reference.mmc.find((r) => r.servers === c && r.serviceTime === 30)!;
       expectRelClose(MMC_RESPONSE(c, 30, ref.arrivalRate), ref.meanResponse);
@@ -80,7 +80,7 @@ describe("reference values through the worksheet wrappers", () => {
   });
 
   it("NPV_IT: range and single-amount forms give 273553.72", () => {
-    // Issue 2: NPV_IT(0.1, {100000,100000,100000}) = NPV_IT(0.1, 100000, 2) = 273553.72 (= 100000·331/121).
+    // Closed form: NPV_IT(0.1, {100000,100000,100000}) = NPV_IT(0.1, 100000, 2) = 273553.72 (= 100000·331/121).
     expectRelClose(NPV_IT(0.1, [[100000, 100000, 100000]]), (100000 * 331) / 121, 1e-15);
     expectRelClose(NPV_IT(0.1, [[100000], [100000], [100000]]), (100000 * 331) / 121, 1e-15);
     expectRelClose(NPV_IT(0.1, [[100000]], 2), (100000 * 331) / 121, 1e-15);

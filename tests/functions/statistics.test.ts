@@ -15,7 +15,7 @@ function thrown(f: () => unknown): { code: string; message: string } {
 const ISSUE = [100, 102, 98, 101, 99, 100, 101, 99, 100, 100];
 
 describe("SEEN_ENOUGH", () => {
-  it("spills the issue example exactly (column input, percent text)", () => {
+  it("spills the worked example of docs/functions/SEEN_ENOUGH.md exactly (column input, percent text)", () => {
     const out = SEEN_ENOUGH(
       ISSUE.map((v) => [v]),
       "5%",
@@ -56,7 +56,7 @@ describe("SEEN_ENOUGH", () => {
 });
 
 describe("DOE_FIT", () => {
-  // 2³ × 2 replicates of the issue, as a worksheet range with a response header.
+  // The 2³ × 2 replicates of docs/functions/DOE_FIT.md, as a worksheet range with a response header.
   const e = [0.3, -0.2, 0.1, -0.4, 0.2, 0.5, -0.1, -0.3];
   const factorRows: unknown[][] = [["A", "B", "C"]];
   const responseRows: unknown[][] = [["y"]];

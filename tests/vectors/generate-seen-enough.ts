@@ -73,7 +73,7 @@ const add = (
   cases.push({ name, samples, accuracy, confidence, min_samples: minSamples, method });
 };
 
-// The issue's three worked examples, and the same series under "ar1" (too short: whole series, FALSE).
+// The three worked examples of docs/functions/SEEN_ENOUGH.md, and the same series under "ar1" (too short: whole series, FALSE).
 add("issue example 1 (ivy, 5%)", ISSUE, "ivy", 0.05, 0.95, 4);
 add("issue example 2 (iid, 1%)", ISSUE, "iid", 0.01, 0.95, 4);
 add("issue example 3 (ivy, 1%, no window passes)", ISSUE, "ivy", 0.01, 0.95, 4);
