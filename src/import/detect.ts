@@ -18,6 +18,7 @@ import {
 } from "./iogen-csv";
 import { FioJsonResult, parseFioJson, parseFioJsonStream } from "./fio-json";
 import { ImportProblem, LabFormat } from "./types";
+import { MAX_LINE_BYTES } from "./csv-bytes";
 
 /** The result of reading any supported file. */
 export type LabFileResult =
@@ -103,22 +104,29 @@ export function readLabText(text: string, file: string): LabFileResult {
  * @param file - its name
  * @returns the reader's result, tagged with the format
  */
-export async function readLabStream(stream: AsyncIterable<Buffer | string>, file: string): Promise<LabFileResult> {
+export async function readLabStream(stream: AsyncIterable<Uint8Array | string>, file: string): Promise<LabFileResult> {
   const iterator = stream[Symbol.asyncIterator]();
   const decoder = new TextDecoder("utf-8");
-  const first: (Buffer | string)[] = [];
+  const first: (Uint8Array | string)[] = [];
   let head = "";
   let done = false;
-  while (head.length < 4096 || !/\r|\n/.test(head)) {
+  // The head ends at the first line break after 4 KiB, or at MAX_LINE_BYTES: only each new
+  // piece is searched (searching the whole head again per chunk was quadratic, and endless
+  // on /dev/zero).
+  let sawBreak = false;
+  while (!sawBreak || head.length < 4096) {
+    if (head.length > MAX_LINE_BYTES) break;
     const next = await iterator.next();
     if (next.done) {
       done = true;
       break;
     }
     first.push(next.value);
-    head += typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
+    const piece = typeof next.value === "string" ? next.value : decoder.decode(next.value, { stream: true });
+    if (!sawBreak && /\r|\n/.test(piece)) sawBreak = true;
+    head += piece;
   }
-  const replay: AsyncIterable<Buffer | string> = {
+  const replay: AsyncIterable<Uint8Array | string> = {
     async *[Symbol.asyncIterator]() {
       yield* first;
       if (done) return;
@@ -134,6 +142,13 @@ export async function readLabStream(stream: AsyncIterable<Buffer | string>, file
     const fio = await parseFioJsonStream(replay, file);
     return { format, fio, file, warnings: fio.warnings, errors: fio.errors };
   }
-  if (format === "unknown") return unknownFormat(file, head);
+  if (format === "unknown") {
+    await iterator.return?.(); // stop reading (an endless input such as /dev/zero ends here)
+    if (!sawBreak && !done) {
+      const message = `format not recognised: no line break in the first ${MAX_LINE_BYTES} bytes (not an iogen CSV, not fio JSON)`;
+      return { format: "unknown", file, warnings: [], errors: [{ file, message }] };
+    }
+    return unknownFormat(file, head.slice(0, 65536));
+  }
   return iogenResult(await parseIogenCsvStream(replay, file), file);
 }

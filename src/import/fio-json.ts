@@ -71,6 +71,9 @@ export interface FioJsonResult extends ImportResult<FioStep> {
 
 type Json = Record<string, unknown>;
 
+/** Largest fio JSON read (characters): a thousand jobs with json+ histograms stay far below. */
+export const MAX_FIO_JSON_CHARS = 256 * 2 ** 20;
+
 const DIRECTIONS: FioDirection[] = ["read", "write", "trim"];
 
 const SIZE_UNITS: Record<string, number> = {
@@ -268,16 +271,26 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
 }
 
 /**
- * Reads fio JSON from a stream (collected, then parsed: fio documents are small).
+ * Reads fio JSON from a stream (collected, then parsed: fio documents are small; more than
+ * {@link MAX_FIO_JSON_CHARS} characters is an error, so an endless input ends).
  *
  * @param stream - the file's bytes or text
  * @param file - the file name
  * @returns the same as {@link parseFioJson}
  */
-export async function parseFioJsonStream(stream: AsyncIterable<Buffer | string>, file: string): Promise<FioJsonResult> {
+export async function parseFioJsonStream(
+  stream: AsyncIterable<Uint8Array | string>,
+  file: string,
+): Promise<FioJsonResult> {
   const decoder = new TextDecoder("utf-8");
   let text = "";
-  for await (const chunk of stream) text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+  for await (const chunk of stream) {
+    text += typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
+    if (text.length > MAX_FIO_JSON_CHARS) {
+      const message = `larger than ${MAX_FIO_JSON_CHARS / 2 ** 20} MiB: not a fio result (fio writes a few MB at most)`;
+      return { file, format: "fio-json", fioVersion: "", rows: [], warnings: [], errors: [{ file, message }] };
+    }
+  }
   text += decoder.decode();
   return parseFioJson(text, file);
 }

@@ -9,17 +9,43 @@
  * - `;` delimiter with `,` decimals, as a European-locale Excel saves "CSV" (a value like `1,5`
  *   in a numeric column is read as 1.5; `1.5` is accepted too).
  *
- * A last line that has fewer fields than the header (a run killed mid-write, a copy taken while
- * iogen was writing) is skipped and reported as a warning; any other malformed line is an error.
- * Missing required columns are one error naming every missing column.
+ * Strict, and says what it did (never a silent drop):
+ * - RFC 4180 quoting: a quoted field may hold the delimiter, `""` and line breaks (CR or LF);
+ *   the line ending is the header line's (LF, CRLF or CR), never guessed from a CR elsewhere.
+ * - A last line without a line break at its end (a run killed mid-write, a copy taken while iogen
+ *   was writing) is dropped with a warning naming the line: its last value may be cut off.
+ * - Errors (the file must not be used), each naming the line: an unterminated quote, a row with
+ *   the wrong number of fields, a cell that is not a number, not finite (`1e999`, `inf`, `NaN`) or
+ *   negative (iogen writes no negative value). Missing required columns are one error naming each.
+ * - Bounded work on hostile input: a header line, field or record longer than
+ *   {@link MAX_LINE_BYTES} or a header of more than {@link MAX_COLUMNS} columns stops the reader
+ *   with an error at once (a caller streaming a file stops reading it).
  *
- * Rows are stored column by column ({@link IogenTable}: numbers in `Float64Array`s, texts as
- * codes), not as one object per row; `rows` makes objects on request.
+ * Bytes in, columns out: lines without quotes take a byte-level path (numbers parsed from the
+ * bytes, {@link decimalAt}; texts interned by their bytes), quoted fields the general path. Rows
+ * are stored column by column ({@link IogenTable}: numbers in `Float64Array`s, texts as codes);
+ * `rows` makes objects on request. Only `Uint8Array` and `TextDecoder`: the same code runs in Node
+ * and in a browser Web Worker ({@link IogenCsvReader}).
  *
- * Cost: one pass, O(rows); the text is never split into an array of lines.
+ * Cost: one pass, O(bytes); memory O(rows × columns) in the table plus one partial record.
  */
-import Papa from "papaparse";
-import { IogenTable } from "./iogen-table";
+import {
+  CR,
+  LF,
+  MAX_COLUMNS,
+  MAX_LINE_BYTES,
+  NOT_PLAIN,
+  QUOTE,
+  SPACE,
+  TAB,
+  concatBytes,
+  decimalAt,
+  parseNumberText,
+  quotedEnd,
+  textAt,
+  unquote,
+} from "./csv-bytes";
+import { IogenTable, TextColumn } from "./iogen-table";
 import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
 import { ImportProblem, ImportResult } from "./types";
 
@@ -110,125 +136,244 @@ export function iogenKindOf(header: string[]): IogenCsvKind {
   return set.has("phase") || set.has("subinterval") || set.has("start_s") ? "subinterval" : "summary";
 }
 
-const DOT_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-const COMMA_NUMBER = /^[+-]?(\d+,?\d*|,\d+)([eE][+-]?\d+)?$/;
+/** The delimiter of a CSV from its header line: the most frequent of `,`, `;` and tab (header names contain none). */
+export function headerDelimiter(firstLine: string): string {
+  const count = (ch: string): number => firstLine.split(ch).length - 1;
+  const candidates: [string, number][] = [
+    [",", count(",")],
+    [";", count(";")],
+    ["\t", count("\t")],
+  ];
+  candidates.sort((a, b) => b[1] - a[1]);
+  return candidates[0][1] > 0 ? candidates[0][0] : ",";
+}
 
-/** Exact powers of ten 10^0 … 10^22 (every one is a double without rounding). */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
-
-/**
- * Fast path for a plain decimal cell (`123`, `-0.125`, and `1,5` when `comma` is set), read from
- * its character codes without creating a new string (no `replace(",", ".")`). Handles at most 15
- * digits and no exponent; anything else returns NaN and goes through {@link parseNumber}.
- *
- * Exact: with m < 10^15 < 2^53 and k ≤ 15 both m and 10^k are doubles without rounding, and IEEE
- * division rounds m / 10^k correctly, so the result is the double `Number()` gives for the text.
- */
-function fastNumber(text: string, comma: boolean): number {
-  const n = text.length;
-  if (n === 0 || n > 17) return NaN;
+/** Splits one header line (no line break) at `delimiter`, honouring RFC 4180 quotes. */
+function splitHeaderLine(line: string, delimiter: string): string[] {
+  const out: string[] = [];
   let i = 0;
-  let neg = false;
-  if (text.charCodeAt(0) === 45) {
-    neg = true;
-    i = 1;
+  for (;;) {
+    if (line[i] === '"') {
+      let j = i + 1;
+      let text = "";
+      for (;;) {
+        const q = line.indexOf('"', j);
+        if (q < 0) {
+          text += line.slice(j);
+          j = line.length;
+          break;
+        }
+        text += line.slice(j, q);
+        if (line[q + 1] === '"') {
+          text += '"';
+          j = q + 2;
+        } else {
+          j = q + 1;
+          break;
+        }
+      }
+      const d = line.indexOf(delimiter, j);
+      out.push(text + (d < 0 ? line.slice(j) : line.slice(j, d)));
+      if (d < 0) return out;
+      i = d + 1;
+    } else {
+      const d = line.indexOf(delimiter, i);
+      out.push(d < 0 ? line.slice(i) : line.slice(i, d));
+      if (d < 0) return out;
+      i = d + 1;
+    }
   }
-  let m = 0;
-  let digits = 0;
-  let frac = -1;
-  for (; i < n; i++) {
-    const c = text.charCodeAt(i);
-    const d = c - 48;
-    if (d >= 0 && d <= 9) {
-      m = m * 10 + d;
-      digits++;
-      if (frac >= 0) frac++;
-    } else if (frac < 0 && (c === 46 || (comma && c === 44))) frac = 0;
-    else return NaN;
-  }
-  if (digits === 0 || digits > 15) return NaN;
-  const v = frac > 0 ? m / POW10[frac] : m;
-  return neg ? -v : v;
 }
 
-/** Parses one numeric cell; `undefined` means "not a number". */
-function parseNumber(text: string, decimalComma: boolean): number | null | undefined {
-  // Fast path for what iogen writes (plain decimals): Number() alone, guarded against what Number
-  // accepts but a CSV number is not (hex/binary/octal prefixes, Infinity, blanks).
-  const c0 = text.charCodeAt(0);
-  if ((c0 >= 48 && c0 <= 57) || c0 === 45) {
-    const n = Number(text);
-    if (Number.isFinite(n) && !(text.length > 1 && c0 === 48 && (text.charCodeAt(1) | 32) >= 97)) return n;
-  }
-  const t = text.trim();
-  if (t === "") return null;
-  if (DOT_NUMBER.test(t)) return Number(t);
-  if (decimalComma && COMMA_NUMBER.test(t)) return Number(t.replace(",", "."));
-  const lower = t.toLowerCase();
-  if (lower === "nan" || lower === "inf" || lower === "-inf" || lower === "max" || lower === "n/a") return null;
-  return undefined;
+/** How one header position is read. */
+const enum FieldKind {
+  Skip = 0,
+  Number = 1,
+  Text = 2,
 }
 
-/** A text cell, trimmed; "" for a column the file does not have (index −1). */
-function textField(fields: string[], i: number): string {
-  return i < 0 ? "" : fields[i].trim();
+/** A text column of the table and how its cells are turned into codes. */
+interface TextSlot {
+  column: TextColumn;
+  /** iogen's own text columns are trimmed; labels are kept as written. */
+  trim: boolean;
+  /** The code of the text an empty cell stands for (`overall` for category, …). */
+  emptyCode: number;
+  /** The last few distinct cells as bytes, and their codes: a hit costs a byte compare, no string. */
+  cacheBytes: Uint8Array[];
+  cacheCodes: number[];
+  cacheNext: number;
 }
+
+const TEXT_CACHE = 8;
+const EMPTY = new Uint8Array(0);
 
 /**
- * Incremental row consumer: feed it the header then each record; it validates the record and
- * appends its values to the column store ({@link IogenTable}). Shared by the text and the stream
- * entry points.
+ * Incremental iogen CSV reader over bytes: `push` chunks as they arrive (any split, even inside a
+ * UTF-8 character or a CRLF pair), then `finish`. `push` returns false once the input is known to
+ * be unusable (a fatal error), so a caller can stop reading a hostile or endless stream.
  */
-class IogenCsvBuilder {
+export class IogenCsvReader {
   readonly warnings: ImportProblem[] = [];
   readonly errors: ImportProblem[] = [];
-  header: string[] = [];
-  labelColumns: string[] = [];
-  kind: IogenCsvKind = "subinterval";
-  delimiter = ",";
-  table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(), []);
-  /** Field index of each stored numeric column, in the table's column order. */
-  private numericFields: number[] = [];
-  private numericNames: IogenNumericColumn[] = [];
-  /** Position of `iops` among the stored numeric columns. */
-  private iopsAt = -1;
-  private textFields: Record<IogenTextColumn, number> = {
-    host: -1,
-    step_name: -1,
-    phase: -1,
-    category: -1,
-    seen_enough: -1,
-    engine: -1,
-  };
-  private labelFields: number[] = [];
-  private pendingFields: string[] | null = null;
-  private pendingLine = 0;
+  private header: string[] = [];
+  private labelColumns: string[] = [];
+  private kind: IogenCsvKind = "subinterval";
+  private delimiterText = ",";
+  private table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(), []);
+
+  private carry: Uint8Array = EMPTY;
+  private headerDone = false;
   private dead = false;
-  /** One row's numbers, parsed before any is stored (a bad cell must not leave a partial row). */
-  private scratch = new Float64Array(IOGEN_NUMERIC_COLUMNS.length);
+  /** Line number of the next record's first line (the header is line 1). */
+  private line = 1;
+  private delimiter = 44;
+  /** LF (LF and CRLF files) or CR (CR-only files), from the header line. */
+  private lineEnd = LF;
+  private decimalComma = false;
+
+  private fieldKind = new Uint8Array(0);
+  private fieldSlot = new Int32Array(0);
+  private numericNames: IogenNumericColumn[] = [];
+  private allowMax: boolean[] = [];
+  private iopsAt = -1;
+  private textSlots: TextSlot[] = [];
+  private scratchNumbers = new Float64Array(0);
+  private scratchCodes = new Int32Array(0);
+  private rowProblem: string | null = null;
+  private breaks = { n: 0 };
+  private suppressedErrors = 0;
+  private emptyIops = 0;
   private readonly maxErrors = 20;
 
   constructor(readonly file: string) {}
 
-  /** Takes the header row; returns false (and records an error) when the file cannot be read as iogen CSV. */
-  setHeader(fields: string[], delimiter: string): boolean {
-    this.delimiter = delimiter;
-    this.header = fields.map((f, i) => (i === 0 ? f.replace(/^\uFEFF/, "") : f).trim());
+  /** Takes the next bytes of the file; false when reading should stop (a fatal error was found). */
+  push(chunk: Uint8Array): boolean {
+    if (this.dead) return false;
+    const buf = this.carry.length > 0 ? concatBytes(this.carry, chunk) : chunk;
+    let pos = 0;
+    if (!this.headerDone) {
+      pos = this.readHeader(buf, false);
+      if (pos < 0) {
+        this.carry = buf === chunk ? chunk.slice() : buf;
+        return !this.dead;
+      }
+    }
+    pos = this.readRecords(buf, pos, false);
+    if (buf.length - pos > MAX_LINE_BYTES) {
+      this.fatal(this.line, `line longer than ${MAX_LINE_BYTES} bytes (no line break, or a quote never closed)`);
+      return false;
+    }
+    this.carry = buf.slice(pos);
+    return !this.dead;
+  }
+
+  /** Ends the input and returns the result. */
+  finish(): IogenCsvResult {
+    if (!this.dead) {
+      if (!this.headerDone) {
+        const pos = this.readHeader(this.carry, true);
+        if (pos >= 0 && !this.dead) this.readRecords(this.carry, pos, true);
+      } else this.readRecords(this.carry, 0, true);
+    }
+    this.carry = EMPTY;
+    if (!this.headerDone && this.errors.length === 0) {
+      this.errors.push({ file: this.file, message: "empty file (no header line)" });
+    }
+    if (this.emptyIops > 1) {
+      this.warnings.push({ file: this.file, message: `${this.emptyIops} rows without iops skipped in all` });
+    }
+    if (this.suppressedErrors > 0) {
+      this.errors.push({ file: this.file, message: `${this.suppressedErrors} more errors not shown` });
+    }
+    this.table.trim();
+    return this.result();
+  }
+
+  private fatal(line: number | undefined, message: string): void {
+    this.errors.push(line === undefined ? { file: this.file, message } : { file: this.file, line, message });
+    this.dead = true;
+  }
+
+  private error(line: number, message: string): void {
+    if (this.errors.length < this.maxErrors) this.errors.push({ file: this.file, line, message });
+    else this.suppressedErrors++;
+  }
+
+  /** Finds, checks and takes the header line; returns where the records start, -1 for "need more bytes". */
+  private readHeader(b: Uint8Array, eof: boolean): number {
+    const start = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
+    const limit = Math.min(b.length, start + MAX_LINE_BYTES + 1);
+    let inQuote = false;
+    let end = -1;
+    for (let i = start; i < limit; i++) {
+      const c = b[i];
+      if (c === QUOTE) inQuote = !inQuote;
+      else if (!inQuote && (c === LF || c === CR)) {
+        end = i;
+        break;
+      }
+    }
+    if (end < 0) {
+      if (limit - start > MAX_LINE_BYTES) {
+        this.fatal(1, `the first line is longer than ${MAX_LINE_BYTES} bytes: not an iogen CSV header`);
+        return -1;
+      }
+      if (!eof) return -1;
+      end = b.length;
+    }
+    if (b[end] === CR && end + 1 === b.length && !eof) return -1; // CR or CRLF: the next byte decides
+    let next = end;
+    if (end < b.length) {
+      if (b[end] === CR && b[end + 1] === LF) {
+        this.lineEnd = LF;
+        next = end + 2;
+      } else {
+        this.lineEnd = b[end];
+        next = end + 1;
+      }
+    }
+    const text = textAt(b, start, end);
+    if (start === 0 && end === b.length && text.trim() === "" && eof) return -1; // empty file
+    this.headerDone = true;
+    this.line = 2;
+    this.setHeader(text);
+    return next;
+  }
+
+  private setHeader(text: string): void {
+    this.delimiterText = headerDelimiter(text);
+    this.delimiter = this.delimiterText.charCodeAt(0);
+    this.decimalComma = this.delimiterText !== ",";
+    const fields = splitHeaderLine(text, this.delimiterText);
+    if (fields.length > MAX_COLUMNS) {
+      this.fatal(1, `the header has ${fields.length} columns; more than ${MAX_COLUMNS} is not an iogen CSV`);
+      return;
+    }
+    this.header = fields.map((f) => f.trim());
     this.kind = iogenKindOf(this.header);
     const required = this.kind === "subinterval" ? IOGEN_SUBINTERVAL_REQUIRED : IOGEN_SUMMARY_REQUIRED;
     const missing = required.filter((c) => !this.header.includes(c));
     if (missing.length > 0) {
-      this.errors.push({
-        file: this.file,
-        line: 1,
-        message: `missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (iogen ${this.kind} CSV, see docs/iogen-csv.md)`,
-      });
-      this.dead = true;
-      return false;
+      this.fatal(
+        1,
+        `missing required column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (iogen ${this.kind} CSV, see docs/iogen-csv.md)`,
+      );
+      return;
     }
+    this.planColumns();
+  }
+
+  /** Decides, for every header position, which table column it fills. */
+  private planColumns(): void {
+    const n = this.header.length;
+    this.fieldKind = new Uint8Array(n);
+    this.fieldSlot = new Int32Array(n).fill(-1);
     const seen = new Set<string>();
     const numericAt = new Map<IogenNumericColumn, number>();
-    const labelNames: string[] = [];
+    const textAt_ = new Map<IogenTextColumn, number>();
+    const labelAt: number[] = [];
     this.header.forEach((name, i) => {
       if (seen.has(name)) {
         this.warnings.push({ file: this.file, line: 1, message: `duplicate column '${name}': the first one is used` });
@@ -236,89 +381,221 @@ class IogenCsvBuilder {
       }
       seen.add(name);
       if (NUMERIC_SET.has(name)) numericAt.set(name as IogenNumericColumn, i);
-      else if (TEXT_SET.has(name)) this.textFields[name as IogenTextColumn] = i;
+      else if (TEXT_SET.has(name)) textAt_.set(name as IogenTextColumn, i);
       else if (name !== "") {
-        this.labelFields.push(i);
-        labelNames.push(name);
+        labelAt.push(i);
+        this.labelColumns.push(name);
       }
     });
-    this.labelColumns = labelNames;
-    this.table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(numericAt.keys()), labelNames);
-    // Stored columns follow IOGEN_NUMERIC_COLUMNS order (the table's order), whatever the file's order.
+    this.table = new IogenTable(IOGEN_NUMERIC_COLUMNS, new Set(numericAt.keys()), this.labelColumns);
+    // Stored numeric columns follow IOGEN_NUMERIC_COLUMNS order (the table's), whatever the file's.
+    const numberTypes = new Map<string, string>(IOGEN_SCHEMA_COLUMNS.map((c) => [c.name, c.type]));
     for (const name of IOGEN_NUMERIC_COLUMNS) {
       const i = numericAt.get(name);
       if (i === undefined) continue;
-      if (name === "iops") this.iopsAt = this.numericFields.length;
-      this.numericFields.push(i);
+      const k = this.numericNames.length;
+      if (name === "iops") this.iopsAt = k;
+      this.fieldKind[i] = FieldKind.Number;
+      this.fieldSlot[i] = k;
       this.numericNames.push(name);
+      this.allowMax.push(numberTypes.get(name) === "number_or_max");
     }
+    this.scratchNumbers = new Float64Array(this.numericNames.length);
+    const slot = (column: TextColumn, trim: boolean, empty: string): TextSlot => ({
+      column,
+      trim,
+      emptyCode: column.intern(empty),
+      cacheBytes: [],
+      cacheCodes: [],
+      cacheNext: 0,
+    });
+    const defaults: Partial<Record<IogenTextColumn, string>> = {
+      category: "overall",
+      phase: this.kind === "summary" ? "measure" : "",
+    };
+    for (const name of IOGEN_TEXT_COLUMNS) {
+      const s = this.textSlots.length;
+      this.textSlots.push(slot(this.table.text[name], true, defaults[name] ?? ""));
+      const i = textAt_.get(name);
+      if (i !== undefined) {
+        this.fieldKind[i] = FieldKind.Text;
+        this.fieldSlot[i] = s;
+      }
+    }
+    this.table.labels.forEach((l, j) => {
+      const s = this.textSlots.length;
+      this.textSlots.push(slot(l.column, false, ""));
+      this.fieldKind[labelAt[j]] = FieldKind.Text;
+      this.fieldSlot[labelAt[j]] = s;
+    });
+    this.scratchCodes = new Int32Array(this.textSlots.map((t) => t.emptyCode));
+  }
+
+  /** Reads whole records from `pos`; returns where the first incomplete one starts. */
+  private readRecords(b: Uint8Array, pos: number, eof: boolean): number {
+    const n = b.length;
+    while (pos < n && !this.dead) {
+      const next = this.readRecord(b, pos, eof);
+      if (next < 0) break;
+      pos = next;
+    }
+    return pos;
+  }
+
+  /**
+   * Reads the record starting at `start`: stores it, or reports why not. Returns the index after
+   * its line break, `b.length` at the end of the input, or -1 when the record is not complete yet.
+   */
+  private readRecord(b: Uint8Array, start: number, eof: boolean): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    const columns = this.fieldKind.length;
+    let p = start;
+    let f = 0;
+    let extraLines = 0;
+    this.rowProblem = null;
+    for (;;) {
+      const fieldStart = p;
+      let fieldEnd: number;
+      let quoted = false;
+      if (p < n && b[p] === QUOTE) {
+        const q = quotedEnd(b, p, n, eof, T, this.breaks);
+        if (q < 0) {
+          if (!eof) return -1;
+          this.fatal(
+            this.line + extraLines,
+            "a quote opened here is never closed: the rest of the file would be one field",
+          );
+          return n;
+        }
+        extraLines += this.breaks.n;
+        quoted = true;
+        p = q;
+        fieldEnd = q;
+        if (T === LF && p < n && b[p] === CR) {
+          // CRLF after a closing quote: the CR belongs to the line break.
+          if (p + 1 === n && !eof) return -1;
+          if (p + 1 < n && b[p + 1] === LF) p++;
+        }
+        if (p < n && b[p] !== D && b[p] !== T) {
+          this.rowProblem ??= `text after the closing quote of field ${f + 1}`;
+          while (p < n && b[p] !== D && b[p] !== T) p++;
+        }
+      } else {
+        while (p < n) {
+          const c = b[p];
+          if (c === D || c === T) break;
+          p++;
+        }
+        fieldEnd = p;
+      }
+      if (p >= n) {
+        if (!eof) return -1;
+        this.partialLastLine(b, start, f + 1, fieldStart, fieldEnd);
+        return n;
+      }
+      if (T === LF && b[p] === LF && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
+      if (f < columns) this.takeField(b, fieldStart, fieldEnd, f, quoted);
+      f++;
+      p++;
+      if (b[p - 1] !== D) break;
+    }
+    const line = this.line;
+    this.line += 1 + extraLines;
+    if (p - start > MAX_LINE_BYTES) {
+      this.fatal(line, `line longer than ${MAX_LINE_BYTES} bytes`);
+    } else if (f !== columns) {
+      if (f === 1 && this.blank(b, start, p - 1)) return p;
+      this.error(line, `${f} fields, the header has ${columns}`);
+    } else if (this.rowProblem !== null) this.error(line, this.rowProblem);
+    else this.storeRow(line);
+    return p;
+  }
+
+  /** True when bytes `start`…`end` are only spaces, tabs and CR (a blank line). */
+  private blank(b: Uint8Array, start: number, end: number): boolean {
+    for (let i = start; i < end; i++) if (b[i] !== SPACE && b[i] !== TAB && b[i] !== CR) return false;
     return true;
   }
 
-  /** Takes one record (not the header). The previous record is converted now, so the last can be judged at `finish`. */
-  add(fields: string[], line: number): void {
-    if (this.dead) return;
-    if (this.pendingFields) this.convert(this.pendingFields, this.pendingLine, false);
-    this.pendingFields = fields;
-    this.pendingLine = line;
+  /** The last record has no line break after it: it may be cut off, so it is dropped, and said. */
+  private partialLastLine(b: Uint8Array, start: number, fields: number, lastStart: number, lastEnd: number): void {
+    if (fields === 1 && this.blank(b, start, b.length)) return;
+    const columns = this.fieldKind.length;
+    const what =
+      fields < columns
+        ? `${fields} of ${columns} fields`
+        : `no line break at its end, so its last value '${textAt(b, lastStart, Math.min(lastEnd, lastStart + 40))}' may be cut off`;
+    this.warnings.push({ file: this.file, line: this.line, message: `1 truncated last line skipped (${what})` });
   }
 
-  /** Ends the input; `endsWithNewline` tells whether the text's last character was a line break. */
-  finish(endsWithNewline: boolean): void {
-    if (this.pendingFields && !this.dead) this.convert(this.pendingFields, this.pendingLine, !endsWithNewline);
-    this.pendingFields = null;
-    if (this.emptyIops > 1) {
-      this.warnings.push({ file: this.file, message: `${this.emptyIops} rows without iops skipped in all` });
+  /** Converts field `f` (bytes `s`…`e`) into the row's scratch; a problem is kept in `rowProblem`. */
+  private takeField(b: Uint8Array, s: number, e: number, f: number, quoted: boolean): void {
+    const kind = this.fieldKind[f];
+    if (kind === FieldKind.Number) {
+      const k = this.fieldSlot[f];
+      let v = quoted ? NOT_PLAIN : decimalAt(b, s, e, this.decimalComma);
+      if (v === NOT_PLAIN) v = this.slowNumber(b, s, e, k, quoted);
+      else if (v < 0)
+        this.rowProblem ??= `column ${this.numericNames[k]}: ${textAt(b, s, e)} is negative (iogen writes no negative value)`;
+      this.scratchNumbers[k] = v;
+    } else if (kind === FieldKind.Text) {
+      const j = this.fieldSlot[f];
+      this.scratchCodes[j] = quoted
+        ? this.quotedCode(this.textSlots[j], b, s, e)
+        : this.textCode(this.textSlots[j], b, s, e);
     }
-    this.table.trim();
   }
 
-  private error(line: number, message: string): void {
-    if (this.errors.length < this.maxErrors) this.errors.push({ file: this.file, line, message });
-    else if (this.errors.length === this.maxErrors) {
-      this.errors.push({ file: this.file, message: "more errors not shown" });
+  private slowNumber(b: Uint8Array, s: number, e: number, k: number, quoted: boolean): number {
+    if (s === e) return NaN;
+    const text = quoted ? unquote(b, s, e) : textAt(b, s, e);
+    const v = parseNumberText(text, this.decimalComma);
+    if (v === null) return NaN;
+    if (typeof v === "string") {
+      if (this.allowMax[k] && text.trim().toLowerCase() === "max") return NaN;
+      this.rowProblem ??= `column ${this.numericNames[k]}: '${text.length > 40 ? text.slice(0, 40) + "…" : text}' ${v}`;
+      return NaN;
     }
+    if (v < 0)
+      this.rowProblem ??= `column ${this.numericNames[k]}: ${text.trim()} is negative (iogen writes no negative value)`;
+    return v;
   }
 
-  /** Rows skipped because `iops` was empty (the first is reported as a warning, the count in `finish`). */
-  private emptyIops = 0;
+  private quotedCode(slot: TextSlot, b: Uint8Array, s: number, e: number): number {
+    let text = unquote(b, s, e);
+    if (slot.trim) text = text.trim();
+    return text === "" ? slot.emptyCode : slot.column.intern(text);
+  }
 
-  private convert(fields: string[], line: number, mayBeTruncated: boolean): void {
-    if (fields.length === 1 && fields[0].trim() === "") return; // blank line
-    if (fields.length !== this.header.length) {
-      if (mayBeTruncated && fields.length < this.header.length) {
-        this.warnings.push({
-          file: this.file,
-          line,
-          message: `1 truncated last line skipped (${fields.length} of ${this.header.length} fields)`,
-        });
-        return;
-      }
-      this.error(line, `${fields.length} fields, the header has ${this.header.length}`);
-      return;
+  /** The code of an unquoted text cell, found by its bytes among the slot's recent cells when it can be. */
+  private textCode(slot: TextSlot, b: Uint8Array, s: number, e: number): number {
+    if (slot.trim) {
+      while (s < e && (b[s] === SPACE || b[s] === TAB)) s++;
+      while (e > s && (b[e - 1] === SPACE || b[e - 1] === TAB)) e--;
     }
-    const decimalComma = this.delimiter !== ",";
-    const scratch = this.scratch;
-    const at = this.numericFields;
-    for (let k = 0; k < at.length; k++) {
-      const cell = fields[at[k]];
-      let v = fastNumber(cell, decimalComma);
-      if (v !== v) {
-        const slow = parseNumber(cell, decimalComma);
-        if (slow === undefined) {
-          const name = this.numericNames[k];
-          if (mayBeTruncated) {
-            this.warnings.push({ file: this.file, line, message: `1 truncated last line skipped (bad ${name})` });
-            return;
-          }
-          this.error(line, `column ${name}: '${cell}' is not a number`);
-          return;
-        }
-        v = slow === null ? NaN : slow;
-      }
-      scratch[k] = v;
+    if (s === e) return slot.emptyCode;
+    const len = e - s;
+    const cache = slot.cacheBytes;
+    for (let c = 0; c < cache.length; c++) {
+      const cb = cache[c];
+      if (cb.length !== len) continue;
+      let i = 0;
+      while (i < len && cb[i] === b[s + i]) i++;
+      if (i === len) return slot.cacheCodes[c];
     }
-    if (this.iopsAt < 0 || scratch[this.iopsAt] !== scratch[this.iopsAt]) {
+    const code = slot.column.intern(textAt(b, s, e));
+    const at = cache.length < TEXT_CACHE ? cache.length : slot.cacheNext;
+    cache[at] = b.slice(s, e);
+    slot.cacheCodes[at] = code;
+    slot.cacheNext = (at + 1) % TEXT_CACHE;
+    return code;
+  }
+
+  private storeRow(line: number): void {
+    const numbers = this.scratchNumbers;
+    if (this.iopsAt < 0 || numbers[this.iopsAt] !== numbers[this.iopsAt]) {
       // iogen leaves iops empty for a step interrupted during its warm-up (no measurement).
       this.emptyIops++;
       if (this.emptyIops === 1) {
@@ -332,20 +609,14 @@ class IogenCsvBuilder {
     }
     const t = this.table;
     t.line.push(line);
-    for (let k = 0; k < at.length; k++) t.numeric[k].push(scratch[k]);
-    const f = this.textFields;
-    t.text.host.push(textField(fields, f.host));
-    t.text.step_name.push(textField(fields, f.step_name));
-    const phase = textField(fields, f.phase);
-    t.text.phase.push(this.kind === "summary" ? phase || "measure" : phase);
-    t.text.category.push(textField(fields, f.category) || "overall");
-    t.text.seen_enough.push(textField(fields, f.seen_enough));
-    t.text.engine.push(textField(fields, f.engine));
-    const labels = t.labels;
-    for (let j = 0; j < labels.length; j++) labels[j].column.push(fields[this.labelFields[j]]);
+    const numeric = t.numeric;
+    for (let k = 0; k < numeric.length; k++) numeric[k].push(numbers[k]);
+    const slots = this.textSlots;
+    const codes = this.scratchCodes;
+    for (let j = 0; j < slots.length; j++) slots[j].column.pushCode(codes[j]);
   }
 
-  result(): IogenCsvResult {
+  private result(): IogenCsvResult {
     const table = this.table;
     const r = {
       file: this.file,
@@ -353,7 +624,7 @@ class IogenCsvBuilder {
       kind: this.kind,
       header: this.header,
       labelColumns: this.labelColumns,
-      delimiter: this.delimiter,
+      delimiter: this.delimiterText,
     } as Omit<IogenCsvResult, "rows" | "table" | "warnings" | "errors">;
     // `rows` is made on request from the columns; `table` is not enumerable, so JSON snapshots
     // (the golden cases) and deep equality see exactly the rows.
@@ -363,32 +634,7 @@ class IogenCsvBuilder {
   }
 }
 
-/** The delimiter of a CSV from its header line: the most frequent of `,`, `;` and tab (header names contain none). */
-export function headerDelimiter(firstLine: string): string {
-  const count = (ch: string): number => firstLine.split(ch).length - 1;
-  const candidates: [string, number][] = [
-    [",", count(",")],
-    [";", count(";")],
-    ["\t", count("\t")],
-  ];
-  candidates.sort((a, b) => b[1] - a[1]);
-  return candidates[0][1] > 0 ? candidates[0][0] : ",";
-}
-
-/**
- * The line ending of a text from its first line break (`undefined` when it has none: Papa then
- * guesses). Telling Papa spares it a guess — a regex pass and two splits — on every call.
- */
-function lineEndingOf(text: string): "\r\n" | "\r" | "\n" | undefined {
-  const i = text.search(/\r|\n/);
-  if (i < 0) return undefined;
-  return text[i] === "\n" ? "\n" : text[i + 1] === "\n" ? "\r\n" : "\r";
-}
-
-function firstLineOf(text: string): string {
-  const end = text.search(/\r|\n/);
-  return end < 0 ? text : text.slice(0, end);
-}
+const encoder = new TextEncoder();
 
 /**
  * Reads an iogen CSV held in memory.
@@ -401,109 +647,27 @@ function firstLineOf(text: string): string {
  * // => 5000
  */
 export function parseIogenCsv(text: string, file: string): IogenCsvResult {
-  const b = new IogenCsvBuilder(file);
-  const delimiter = headerDelimiter(firstLineOf(text));
-  let line = 0;
-  let headerDone = false;
-  Papa.parse<string[]>(text, {
-    header: false,
-    skipEmptyLines: false,
-    delimiter,
-    newline: lineEndingOf(text),
-    step: (res) => {
-      line++;
-      if (!headerDone) {
-        headerDone = true;
-        b.setHeader(res.data, delimiter);
-      } else b.add(res.data, line);
-    },
-  });
-  if (!headerDone) b.errors.push({ file, message: "empty file (no header line)" });
-  b.finish(text.endsWith("\n") || text.endsWith("\r"));
-  return b.result();
+  const reader = new IogenCsvReader(file);
+  reader.push(encoder.encode(text));
+  return reader.finish();
 }
 
-/** Most characters handed to one `Papa.parse` call by the stream reader (unless one line is longer). */
-const PIECE = 1 << 16;
-
 /**
- * Reads an iogen CSV from a Node readable stream without holding the whole text (a file with a
- * `"` is held from its first quote on, so quoting is read exactly as in {@link parseIogenCsv}).
- * Each run of whole lines is parsed with one `Papa.parse` call: Papa's Node duplex stream pauses
- * and re-slices its input every 16 rows, which made reading quadratic in the chunk size.
+ * Reads an iogen CSV from a stream of bytes (a Node readable stream, a browser
+ * `ReadableStream<Uint8Array>` made async-iterable, …) holding only the table and one partial
+ * record. Stops reading (and so closes a Node stream) at the first fatal error.
  *
- * @param stream - a readable stream of the file (bytes or UTF-8 text)
+ * @param stream - the file's bytes (strings are accepted and encoded as UTF-8)
  * @param file - the file name used in warnings and errors
  * @returns a promise of the same result as {@link parseIogenCsv}
  */
 export async function parseIogenCsvStream(
-  stream: AsyncIterable<Buffer | string>,
+  stream: AsyncIterable<Uint8Array | string>,
   file: string,
 ): Promise<IogenCsvResult> {
-  const b = new IogenCsvBuilder(file);
-  const decoder = new TextDecoder("utf-8");
-  let delimiter: string | null = null;
-  let newline: "\r\n" | "\r" | "\n" | undefined;
-  let line = 0;
-  let pending = "";
-  let lastChar = "";
-  // Parses whole records (text that ends at a record boundary, without its final line break).
-  const feed = (text: string): void => {
-    if (delimiter === null) delimiter = headerDelimiter(firstLineOf(text));
-    if (newline === undefined) newline = lineEndingOf(text);
-    const d = delimiter;
-    // Row by row (`step`): each row's fields die young. Collecting a whole call's rows first
-    // (Papa's default) kept them alive across scavenges and doubled the parse time (GC).
-    Papa.parse<string[]>(text, {
-      header: false,
-      skipEmptyLines: false,
-      delimiter: d,
-      newline,
-      step: (res) => {
-        line++;
-        if (line === 1) b.setHeader(res.data, d);
-        else b.add(res.data, line);
-      },
-    });
-  };
-  // Whole records are handed to Papa.parse as they arrive. Without a quote character a record
-  // ends at every line break; once a quote appears, the rest of the file is parsed in one piece,
-  // so quoted (or malformed-quote) fields are read exactly as Papa reads the whole text.
-  let quoted = false;
-  const feedUpTo = (cut: number): void => {
-    // Runs of at most PIECE characters, split at line breaks: 10–20 % less CPU than one call per
-    // 1 MiB stream chunk (bench:import, 200k rows), the text of a call staying in the young generation.
-    let from = 0;
-    while (cut - from > PIECE) {
-      const brk = pending.lastIndexOf("\n", from + PIECE);
-      if (brk <= from) break;
-      feed(pending.slice(from, brk > 0 && pending[brk - 1] === "\r" ? brk - 1 : brk));
-      from = brk + 1;
-    }
-    const end = cut > from && pending[cut - 1] === "\r" ? cut - 1 : cut;
-    feed(pending.slice(from, end));
-    pending = pending.slice(cut + 1);
-  };
+  const reader = new IogenCsvReader(file);
   for await (const chunk of stream) {
-    const s = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
-    if (s.length === 0) continue;
-    lastChar = s[s.length - 1];
-    pending += s;
-    if (quoted) continue;
-    const quote = s.indexOf('"') >= 0 ? pending.indexOf('"') : -1;
-    if (quote >= 0) quoted = true;
-    const cut = quote >= 0 ? pending.lastIndexOf("\n", quote) : pending.lastIndexOf("\n");
-    if (cut >= 0) feedUpTo(cut);
+    if (!reader.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk)) break;
   }
-  pending += decoder.decode();
-  if (pending.length > 0) {
-    const trimmed = pending.replace(/\r?\n$|\r$/, "");
-    if (trimmed.length > 0 || line === 0) feed(trimmed);
-  }
-  if (line === 0) {
-    b.errors.push({ file, message: "empty file (no header line)" });
-    return b.result();
-  }
-  b.finish(lastChar === "\n" || lastChar === "\r");
-  return b.result();
+  return reader.finish();
 }

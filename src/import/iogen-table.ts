@@ -117,6 +117,22 @@ export class TextColumn {
     this.codes.push(this.lastCode);
   }
 
+  /** The code of a text, adding it to the dictionary when new (no row is appended). */
+  intern(s: string): number {
+    let c = this.index.get(s);
+    if (c === undefined) {
+      c = this.texts.length;
+      this.texts.push(s);
+      this.index.set(s, c);
+    }
+    return c;
+  }
+
+  /** Appends one row holding the text of `code` (from {@link intern}). */
+  pushCode(code: number): void {
+    this.codes.push(code);
+  }
+
   /** The text of row `i`. */
   get(i: number): string {
     return this.texts[this.codes.get(i)];
@@ -127,8 +143,30 @@ export class TextColumn {
     return this.codes.get(i);
   }
 
+  /**
+   * Drops spare capacity, and texts no row holds (a reader interns a cell's text before it knows
+   * whether the row is kept), renumbering the codes so `texts` lists exactly the texts in use.
+   */
   trim(): void {
     this.codes.trim();
+    const codes = this.codes.values();
+    const used = new Uint8Array(this.texts.length);
+    for (let i = 0; i < codes.length; i++) used[codes[i]] = 1;
+    if (used.every((u) => u === 1)) return;
+    const remap = new Uint32Array(this.texts.length);
+    const kept: string[] = [];
+    this.texts.forEach((t, c) => {
+      if (used[c] === 1) {
+        remap[c] = kept.length;
+        kept.push(t);
+      }
+    });
+    for (let i = 0; i < codes.length; i++) codes[i] = remap[codes[i]];
+    this.texts.length = 0;
+    this.texts.push(...kept);
+    this.index.clear();
+    kept.forEach((t, c) => this.index.set(t, c));
+    this.last = null;
   }
 }
 
