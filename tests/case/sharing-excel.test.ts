@@ -1,0 +1,156 @@
+/**
+ * "Prepare for sharing" and the values-only export through Office.js, against the in-memory Excel
+ * of fake-excel.ts: a workbook with the business case written as the pane writes it (CAPLAB
+ * formulas live, a label that begins with "=" stored as text) and an analysis sheet without
+ * Capacity Lab formulas.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import JSZip from "jszip";
+import { casePlanFromJson } from "../../src/analysis/case-plan";
+import { exportValuesOnlyWorkbook, prepareForSharing, uniqueSheetName } from "../../src/excel/sharing-excel";
+import { hasCaplabFormula } from "../../src/excel/sharing";
+import { excelSnapshot } from "./sheet-eval";
+import { FakeSheet, FakeWorkbook } from "./fake-excel";
+
+const EXAMPLE = path.join(__dirname, "..", "..", "examples", "merging-helpdesks.json");
+
+function workbook(): FakeWorkbook {
+  const json = JSON.parse(fs.readFileSync(EXAMPLE, "utf8")) as { options: { name: string }[] };
+  json.options[0].name = '=HYPERLINK("http://x","two sites")'; // a hostile label: must stay text
+  const built = casePlanFromJson(json);
+  const snap = excelSnapshot(built.plan.sheets[0], built.layout.addinFormulas);
+  const wb = new FakeWorkbook();
+  const model = wb.addSheet("Model");
+  model.cell(0, 0).value = "Utilization law";
+  model.cell(1, 0).value = 0.5;
+  const s = wb.addSheet("Business case");
+  s.charts = 1;
+  snap.formulas.forEach((line, r) =>
+    line.forEach((f, c) => {
+      if (f === "" || f === null) return;
+      const cell = s.cell(r, c);
+      if (typeof f === "string" && f.startsWith("=") && f !== snap.values[r][c]) cell.formula = f;
+      else {
+        cell.value = f as string | number;
+        if (typeof f === "string") cell.numberFormat = "@";
+      }
+    }),
+  );
+  wb.recalc();
+  wb.install();
+  return wb;
+}
+
+function state(s: FakeSheet): string {
+  return JSON.stringify([...s.cells.entries()].sort());
+}
+
+function caplabFormulas(s: FakeSheet): number {
+  return [...s.cells.values()].filter((c) => c.formula !== undefined && hasCaplabFormula(c.formula)).length;
+}
+
+describe("prepareForSharing (Office.js, in-memory Excel)", () => {
+  it("copies the sheets with CAPLAB formulas, freezes them to the same values, lists them, and leaves the originals alone", async () => {
+    const wb = workbook();
+    const original = wb.sheet("Business case");
+    const before = state(original);
+    expect(caplabFormulas(original)).toBeGreaterThan(5);
+
+    const report = await prepareForSharing();
+
+    expect(report.copies).toEqual([{ original: "Business case", copy: "Business case (shared)" }]);
+    expect(report.remainingCaplab).toBe(0);
+    expect(report.mismatches).toEqual([]);
+    expect(report.skipped).toEqual([]);
+    expect(state(original)).toBe(before); // original untouched
+    const copy = wb.sheet("Business case (shared)");
+    expect(caplabFormulas(copy)).toBe(0);
+    expect(copy.charts).toBe(1); // Worksheet.copy keeps charts
+    // Every cell shows what the original shows; the hostile label is still text.
+    for (const [k, c] of original.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
+    const label = [...copy.cells.values()].find((c) => c.value === '=HYPERLINK("http://x","two sites")');
+    expect(label?.formula).toBeUndefined();
+    // Native formulas stay live in the copy.
+    expect([...copy.cells.values()].filter((c) => c.formula !== undefined).length).toBeGreaterThan(10);
+
+    const listing = wb.sheet(report.listing);
+    expect(report.listing).toBe("Frozen formulas");
+    expect(listing.cells.get("0,2")?.value).toBe("Formula (as it was)");
+    const formulasListed = [...listing.cells.entries()].filter(([k]) => k.endsWith(",2") && k !== "0,2");
+    expect(formulasListed.length).toBe(report.frozen.length);
+    for (const [, c] of formulasListed) {
+      expect(c.formula).toBeUndefined(); // listed as text, not run
+      expect(String(c.value)).toMatch(/^=.*CAPLAB\./);
+    }
+    expect(wb.sheets.map((s) => s.name)).toEqual([
+      "Model",
+      "Business case",
+      "Business case (shared)",
+      "Frozen formulas",
+    ]);
+  });
+
+  it("keeps NPV_IT live with its native equivalent when asked", async () => {
+    const wb = workbook();
+    const report = await prepareForSharing({ nativeEquivalents: true });
+    expect(report.mismatches).toEqual([]);
+    const copy = wb.sheet("Business case (shared)");
+    const npv = [...copy.cells.values()].filter((c) => c.formula !== undefined && /\+NPV\(/.test(c.formula));
+    expect(npv.length).toBe(3);
+  });
+
+  it("a second preparation gets new names; a chosen sheet without data is refused", async () => {
+    const wb = workbook();
+    await prepareForSharing();
+    const again = await prepareForSharing({ sheets: ["Business case"] });
+    expect(again.copies[0].copy).toBe("Business case (shared 2)");
+    expect(again.listing).toBe("Frozen formulas 2");
+    await expect(prepareForSharing({ sheets: ["Nope"] })).rejects.toThrow("Nope: no such sheet with data");
+    expect(wb.sheets.length).toBe(6);
+  });
+
+  it("says what is missing when Excel is too old", async () => {
+    const wb = workbook();
+    wb.supported.delete("1.9");
+    await expect(prepareForSharing()).rejects.toThrow("Prepare for sharing needs ExcelApi 1.9");
+  });
+
+  it("exports the copy as a new workbook with no _xldudf_, no CAPLAB formula and no web-extension part", async () => {
+    const wb = workbook();
+    const report = await prepareForSharing();
+    const size = await exportValuesOnlyWorkbook(
+      report.copies.map((c) => c.copy),
+      "Business case",
+    );
+    expect(wb.created.length).toBe(1);
+    const bytes = Buffer.from(wb.created[0], "base64");
+    expect(bytes.length).toBe(size);
+    const zip = await JSZip.loadAsync(bytes);
+    const names = Object.keys(zip.files);
+    expect(names.filter((n) => /webextension|taskpane/i.test(n))).toEqual([]);
+    expect(names).toContain("xl/worksheets/sheet1.xml");
+    for (const name of names.filter((n) => /\.(xml|rels)$/.test(n))) {
+      const xml = await (zip.file(name) as JSZip.JSZipObject).async("string");
+      expect(xml).not.toMatch(/_xldudf_|CAPLAB\.|webextension/i);
+    }
+    const sheetXml = await (zip.file("xl/worksheets/sheet1.xml") as JSZip.JSZipObject).async("string");
+    expect(sheetXml).toMatch(/<f>/); // native formulas are kept
+  });
+
+  it("refuses to export a sheet that still has a CAPLAB formula", async () => {
+    workbook();
+    await expect(exportValuesOnlyWorkbook(["Business case"], "x")).rejects.toThrow(/still has a Capacity Lab formula/);
+  });
+});
+
+describe("uniqueSheetName", () => {
+  it("adds a number and keeps within 31 characters", () => {
+    const taken = new Set(["model (shared)"]);
+    expect(uniqueSheetName("Model", " (shared)", taken)).toBe("Model (shared 2)");
+    expect(uniqueSheetName("A very long sheet name indeed!!", " (shared)", taken)).toBe(
+      "A very long sheet name (shared)",
+    );
+    expect(uniqueSheetName("A very long sheet name indeed!!", " (shared)", taken).length).toBeLessThanOrEqual(31);
+  });
+});
