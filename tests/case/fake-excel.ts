@@ -156,130 +156,130 @@ export class FakeWorkbook {
       createWorkbook: async (base64: string) => {
         this.created.push(base64);
       },
-      run: async <T>(body: (context: unknown) => Promise<T>): Promise<T> => body(this.context()),
+      run: async <T>(body: (context: unknown) => Promise<T>): Promise<T> => body(contextOf(this)),
     };
   }
+}
 
-  private context(): unknown {
-    const wb = this;
-    const sheetProxy = (s: FakeSheet): Record<string, unknown> => ({
-      get name() {
-        return s.name;
-      },
-      set name(v: string) {
-        if (wb.sheets.some((x) => x !== s && x.name.toLowerCase() === v.toLowerCase()))
-          throw new Error(`ItemAlreadyExists: ${v}`);
-        s.name = v;
-      },
-      copy: () => {
-        let n = 2;
-        while (wb.sheets.some((x) => x.name === `${s.name} (${n})`)) n++;
-        const c = s.clone(`${s.name} (${n})`);
-        wb.sheets.push(c);
-        return sheetProxy(c);
-      },
-      getUsedRangeOrNullObject: () => {
-        const u = s.used();
-        return u ? rangeProxy(s, u.row, u.col, u.rows, u.cols) : { isNullObject: true, load: () => undefined };
-      },
-      getRangeByIndexes: (r: number, c: number, rows: number, cols: number) => rangeProxy(s, r, c, rows, cols),
-      getRange: (a1: string) => {
-        const [a, b] = a1.split(":").map(parseA1);
-        const end = b ?? a;
-        return rangeProxy(s, a.row, a.col, end.row - a.row + 1, end.col - a.col + 1);
-      },
-    });
-    const grid = <T>(
-      s: FakeSheet,
-      r: number,
-      c: number,
-      rows: number,
-      cols: number,
-      f: (cell: Cell | undefined) => T,
-    ): T[][] =>
-      Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => f(s.cells.get(key(r + i, c + j)))));
-    const shown = (v: Scalar | undefined): string | number | boolean =>
-      v === null || v === undefined ? "" : isErrorValue(v) ? v.error : v;
-    const rangeProxy = (s: FakeSheet, r: number, c: number, rows: number, cols: number): Record<string, unknown> => {
-      const each = (values: unknown[][], set: (cell: Cell, v: unknown, i: number, j: number) => void): void => {
-        if (values.length !== rows || values.some((line) => line.length !== cols)) {
-          throw new Error(`InvalidArgument: ${values.length}×${values[0]?.length} for a ${rows}×${cols} range`);
-        }
-        values.forEach((line, i) => line.forEach((v, j) => set(s.cell(r + i, c + j), v, i, j)));
-      };
-      const format = {
-        font: { bold: false },
-        columnWidth: 64,
-        autofitColumns: () => undefined,
-        load: () => undefined,
-      };
-      return {
-        isNullObject: false,
-        rowIndex: r,
-        columnIndex: c,
-        rowCount: rows,
-        columnCount: cols,
-        load: () => undefined,
-        format,
-        get values() {
-          return grid(s, r, c, rows, cols, (x) => shown(x?.value));
-        },
-        set values(v: unknown[][]) {
-          each(v, (_cell, x, i, j) => wb.write(s, r + i, c + j, x, true));
-        },
-        get formulas() {
-          return grid(s, r, c, rows, cols, (x) => (x?.formula !== undefined ? x.formula : shown(x?.value)));
-        },
-        set formulas(v: unknown[][]) {
-          each(v, (_cell, x, i, j) => wb.write(s, r + i, c + j, x, false));
-        },
-        get valueTypes() {
-          return grid(s, r, c, rows, cols, (x) => {
-            const v = x?.value;
-            if (v === null || v === undefined) return "Empty";
-            if (isErrorValue(v)) return "Error";
-            return typeof v === "number" ? "Double" : typeof v === "boolean" ? "Boolean" : "String";
-          });
-        },
-        get numberFormat() {
-          return grid(s, r, c, rows, cols, (x) => x?.numberFormat ?? "General");
-        },
-        set numberFormat(v: unknown[][]) {
-          each(v, (cell, x) => (cell.numberFormat = String(x)));
-        },
-        copyFrom: (
-          source: { rowCount: number; columnCount: number; values: unknown; valueTypes: string[][] },
-          type: string,
-        ) => {
-          if (type !== "Values") throw new Error(`copyFrom ${type} is not faked`);
-          wb.recalc();
-          const vals = source.values as (string | number | boolean)[][];
-          vals.forEach((line, i) =>
-            line.forEach((v, j) => {
-              const cell = s.cell(r + i, c + j);
-              cell.formula = undefined;
-              cell.spilled = false;
-              cell.value = source.valueTypes[i][j] === "Error" ? { error: String(v) } : v === "" ? null : v;
-            }),
-          );
-        },
-      };
+/** The request context of the fake: proxies over the workbook's sheets and cells. */
+function contextOf(wb: FakeWorkbook): unknown {
+  const sheetProxy = (s: FakeSheet): Record<string, unknown> => ({
+    get name() {
+      return s.name;
+    },
+    set name(v: string) {
+      if (wb.sheets.some((x) => x !== s && x.name.toLowerCase() === v.toLowerCase()))
+        throw new Error(`ItemAlreadyExists: ${v}`);
+      s.name = v;
+    },
+    copy: () => {
+      let n = 2;
+      while (wb.sheets.some((x) => x.name === `${s.name} (${n})`)) n++;
+      const c = s.clone(`${s.name} (${n})`);
+      wb.sheets.push(c);
+      return sheetProxy(c);
+    },
+    getUsedRangeOrNullObject: () => {
+      const u = s.used();
+      return u ? rangeProxy(s, u.row, u.col, u.rows, u.cols) : { isNullObject: true, load: () => undefined };
+    },
+    getRangeByIndexes: (r: number, c: number, rows: number, cols: number) => rangeProxy(s, r, c, rows, cols),
+    getRange: (a1: string) => {
+      const [a, b] = a1.split(":").map(parseA1);
+      const end = b ?? a;
+      return rangeProxy(s, a.row, a.col, end.row - a.row + 1, end.col - a.col + 1);
+    },
+  });
+  const grid = <T>(
+    s: FakeSheet,
+    r: number,
+    c: number,
+    rows: number,
+    cols: number,
+    f: (cell: Cell | undefined) => T,
+  ): T[][] =>
+    Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => f(s.cells.get(key(r + i, c + j)))));
+  const shown = (v: Scalar | undefined): string | number | boolean =>
+    v === null || v === undefined ? "" : isErrorValue(v) ? v.error : v;
+  const rangeProxy = (s: FakeSheet, r: number, c: number, rows: number, cols: number): Record<string, unknown> => {
+    const each = (values: unknown[][], set: (cell: Cell, v: unknown, i: number, j: number) => void): void => {
+      if (values.length !== rows || values.some((line) => line.length !== cols)) {
+        throw new Error(`InvalidArgument: ${values.length}×${values[0]?.length} for a ${rows}×${cols} range`);
+      }
+      values.forEach((line, i) => line.forEach((v, j) => set(s.cell(r + i, c + j), v, i, j)));
+    };
+    const format = {
+      font: { bold: false },
+      columnWidth: 64,
+      autofitColumns: () => undefined,
+      load: () => undefined,
     };
     return {
-      workbook: {
-        worksheets: {
-          load: () => undefined,
-          get items() {
-            return wb.sheets.map(sheetProxy);
-          },
-          getItem: (name: string) => sheetProxy(wb.sheet(name)),
-          add: (name: string) => sheetProxy(wb.addSheet(name)),
-        },
+      isNullObject: false,
+      rowIndex: r,
+      columnIndex: c,
+      rowCount: rows,
+      columnCount: cols,
+      load: () => undefined,
+      format,
+      get values() {
+        return grid(s, r, c, rows, cols, (x) => shown(x?.value));
       },
-      sync: async () => {
-        wb.syncs++;
+      set values(v: unknown[][]) {
+        each(v, (_cell, x, i, j) => wb.write(s, r + i, c + j, x, true));
+      },
+      get formulas() {
+        return grid(s, r, c, rows, cols, (x) => (x?.formula !== undefined ? x.formula : shown(x?.value)));
+      },
+      set formulas(v: unknown[][]) {
+        each(v, (_cell, x, i, j) => wb.write(s, r + i, c + j, x, false));
+      },
+      get valueTypes() {
+        return grid(s, r, c, rows, cols, (x) => {
+          const v = x?.value;
+          if (v === null || v === undefined) return "Empty";
+          if (isErrorValue(v)) return "Error";
+          return typeof v === "number" ? "Double" : typeof v === "boolean" ? "Boolean" : "String";
+        });
+      },
+      get numberFormat() {
+        return grid(s, r, c, rows, cols, (x) => x?.numberFormat ?? "General");
+      },
+      set numberFormat(v: unknown[][]) {
+        each(v, (cell, x) => (cell.numberFormat = String(x)));
+      },
+      copyFrom: (
+        source: { rowCount: number; columnCount: number; values: unknown; valueTypes: string[][] },
+        type: string,
+      ) => {
+        if (type !== "Values") throw new Error(`copyFrom ${type} is not faked`);
         wb.recalc();
+        const vals = source.values as (string | number | boolean)[][];
+        vals.forEach((line, i) =>
+          line.forEach((v, j) => {
+            const cell = s.cell(r + i, c + j);
+            cell.formula = undefined;
+            cell.spilled = false;
+            cell.value = source.valueTypes[i][j] === "Error" ? { error: String(v) } : v === "" ? null : v;
+          }),
+        );
       },
     };
-  }
+  };
+  return {
+    workbook: {
+      worksheets: {
+        load: () => undefined,
+        get items() {
+          return wb.sheets.map(sheetProxy);
+        },
+        getItem: (name: string) => sheetProxy(wb.sheet(name)),
+        add: (name: string) => sheetProxy(wb.addSheet(name)),
+      },
+    },
+    sync: async () => {
+      wb.syncs++;
+      wb.recalc();
+    },
+  };
 }
