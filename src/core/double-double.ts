@@ -34,6 +34,13 @@ export class DoubleDoubleSum {
     this.hi = start;
   }
 
+  /** Starts again from `start` (lets a loop reuse one accumulator instead of allocating one per sum). */
+  reset(start = 0): this {
+    this.hi = start;
+    this.lo = 0;
+    return this;
+  }
+
   /** Adds x exactly (TwoSum). */
   add(x: number): void {
     const s = this.hi + x;

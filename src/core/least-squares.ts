@@ -256,8 +256,9 @@ function augmentedResidual(
   g: Float64Array,
 ): void {
   const n = y.length;
+  const acc = new DoubleDoubleSum();
   for (let i = 0; i < n; i++) {
-    const acc = new DoubleDoubleSum(y[i]);
+    acc.reset(y[i]);
     acc.add(-r[i]);
     for (let k = 0; k < columns.length; k++) {
       const col = columns[k];
@@ -267,7 +268,7 @@ function augmentedResidual(
     f[i] = acc.value();
   }
   for (let k = 0; k < columns.length; k++) {
-    const acc = new DoubleDoubleSum(k === unit ? -1 : 0);
+    acc.reset(k === unit ? -1 : 0);
     const { hi, lo } = columns[k];
     for (let i = 0; i < n; i++) acc.addProduct(-hi[i], r[i]);
     if (lo !== null) for (let i = 0; i < n; i++) acc.addProduct(-lo[i], r[i]);
