@@ -18,7 +18,7 @@ export const MAX_LINE_BYTES = 1 << 20;
 export const MAX_COLUMNS = 4096;
 
 /** Exact powers of ten 10^0 … 10^22 (every one is a double without rounding). */
-const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
+export const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 
 /** Returned by {@link decimalAt} when the bytes are not a plain decimal (the slow path decides). */
 export const NOT_PLAIN = -Infinity;

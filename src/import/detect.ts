@@ -102,9 +102,14 @@ export function readLabText(text: string, file: string): LabFileResult {
  *
  * @param stream - the file's bytes
  * @param file - its name
+ * @param expectedBytes - the file's size when known (0 if not): lets the CSV reader size its columns once
  * @returns the reader's result, tagged with the format
  */
-export async function readLabStream(stream: AsyncIterable<Uint8Array | string>, file: string): Promise<LabFileResult> {
+export async function readLabStream(
+  stream: AsyncIterable<Uint8Array | string>,
+  file: string,
+  expectedBytes = 0,
+): Promise<LabFileResult> {
   const iterator = stream[Symbol.asyncIterator]();
   const decoder = new TextDecoder("utf-8");
   const first: (Uint8Array | string)[] = [];
@@ -150,5 +155,5 @@ export async function readLabStream(stream: AsyncIterable<Uint8Array | string>, 
     }
     return unknownFormat(file, head.slice(0, 65536));
   }
-  return iogenResult(await parseIogenCsvStream(replay, file), file);
+  return iogenResult(await parseIogenCsvStream(replay, file, expectedBytes), file);
 }

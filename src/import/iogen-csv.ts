@@ -29,22 +29,7 @@
  *
  * Cost: one pass, O(bytes); memory O(rows × columns) in the table plus one partial record.
  */
-import {
-  CR,
-  LF,
-  MAX_COLUMNS,
-  MAX_LINE_BYTES,
-  NOT_PLAIN,
-  QUOTE,
-  SPACE,
-  TAB,
-  concatBytes,
-  decimalAt,
-  parseNumberText,
-  quotedEnd,
-  textAt,
-  unquote,
-} from "./csv-bytes";
+import * as bytes from "./csv-bytes";
 import { IogenTable, TextColumn } from "./iogen-table";
 import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
 import { ImportProblem, ImportResult } from "./types";
@@ -118,6 +103,12 @@ export interface IogenCsvResult extends ImportResult<IogenRow> {
   labelColumns: string[];
   delimiter: string;
 }
+
+// Copied once into this module's own bindings: a bundler or loader may turn every use of an
+// imported binding into a getter call, which in the per-byte loops cost a third of the time.
+const { CR, LF, QUOTE, SPACE, TAB, NOT_PLAIN, MAX_COLUMNS, MAX_LINE_BYTES, POW10 } = bytes;
+const { concatBytes, decimalAt, parseNumberText, quotedEnd, textAt, unquote } = bytes;
+export { MAX_COLUMNS, MAX_LINE_BYTES };
 
 const NUMERIC_SET = new Set<string>(IOGEN_NUMERIC_COLUMNS);
 const TEXT_SET = new Set<string>(IOGEN_TEXT_COLUMNS);
@@ -238,25 +229,44 @@ export class IogenCsvReader {
   private allowMax: boolean[] = [];
   private iopsAt = -1;
   private textSlots: TextSlot[] = [];
-  private scratchNumbers = new Float64Array(0);
-  private scratchCodes = new Int32Array(0);
+  /** Text slots no field fills (iogen text columns the file lacks): their default code, every row. */
+  private absentSlots: number[] = [];
   private rowProblem: string | null = null;
   private breaks = { n: 0 };
   private suppressedErrors = 0;
   private emptyIops = 0;
   private readonly maxErrors = 20;
+  /** Rows stored, and the room every column has. */
+  private rows = 0;
+  private capacity = 0;
+  private lineData: Uint32Array = new Uint32Array(0);
+  private numberData: Float64Array[] = [];
+  private codeData: Uint32Array[] = [];
+  /** Bytes of the file before the current buffer (for the row estimate of {@link grow}). */
+  private consumedBefore = 0;
 
-  constructor(readonly file: string) {}
+  /**
+   * @param file - the file name used in warnings and errors
+   * @param expectedBytes - the file's size when known (0 if not): the columns are then sized once
+   */
+  constructor(
+    readonly file: string,
+    private readonly expectedBytes = 0,
+  ) {}
 
   /** Takes the next bytes of the file; false when reading should stop (a fatal error was found). */
   push(chunk: Uint8Array): boolean {
     if (this.dead) return false;
-    const buf = this.carry.length > 0 ? concatBytes(this.carry, chunk) : chunk;
+    // One array type for every buffer (a Node Buffer is a Uint8Array subclass with another map:
+    // mixing the two made the per-byte code polymorphic).
+    const bytesIn =
+      chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    const buf = this.carry.length > 0 ? concatBytes(this.carry, bytesIn) : bytesIn;
     let pos = 0;
     if (!this.headerDone) {
       pos = this.readHeader(buf, false);
       if (pos < 0) {
-        this.carry = buf === chunk ? chunk.slice() : buf;
+        this.carry = buf === bytesIn ? bytesIn.slice() : buf;
         return !this.dead;
       }
     }
@@ -265,6 +275,7 @@ export class IogenCsvReader {
       this.fatal(this.line, `line longer than ${MAX_LINE_BYTES} bytes (no line break, or a quote never closed)`);
       return false;
     }
+    this.consumedBefore += pos;
     this.carry = buf.slice(pos);
     return !this.dead;
   }
@@ -287,6 +298,7 @@ export class IogenCsvReader {
     if (this.suppressedErrors > 0) {
       this.errors.push({ file: this.file, message: `${this.suppressedErrors} more errors not shown` });
     }
+    this.closeColumns();
     this.table.trim();
     return this.result();
   }
@@ -400,7 +412,6 @@ export class IogenCsvReader {
       this.numericNames.push(name);
       this.allowMax.push(numberTypes.get(name) === "number_or_max");
     }
-    this.scratchNumbers = new Float64Array(this.numericNames.length);
     const slot = (column: TextColumn, trim: boolean, empty: string): TextSlot => ({
       column,
       trim,
@@ -428,7 +439,8 @@ export class IogenCsvReader {
       this.fieldKind[labelAt[j]] = FieldKind.Text;
       this.fieldSlot[labelAt[j]] = s;
     });
-    this.scratchCodes = new Int32Array(this.textSlots.map((t) => t.emptyCode));
+    const filled = new Set(Array.from(this.fieldSlot.filter((j, i) => this.fieldKind[i] === FieldKind.Text)));
+    this.absentSlots = this.textSlots.map((_, j) => j).filter((j) => !filled.has(j));
   }
 
   /** Reads whole records from `pos`; returns where the first incomplete one starts. */
@@ -455,10 +467,20 @@ export class IogenCsvReader {
     let f = 0;
     let extraLines = 0;
     this.rowProblem = null;
+    const kinds = this.fieldKind;
+    const slots = this.fieldSlot;
+    const comma = this.decimalComma;
+    // Fields are written straight into the columns at index `row`; the row counts only when
+    // storeRow accepts it (a rejected row is overwritten by the next one).
+    if (this.rows === this.capacity) this.grow(this.consumedBefore + start);
+    const row = this.rows;
+    const numberData = this.numberData;
     for (;;) {
       const fieldStart = p;
       let fieldEnd: number;
       let quoted = false;
+      let plain = false;
+      let value = 0;
       if (p < n && b[p] === QUOTE) {
         const q = quotedEnd(b, p, n, eof, T, this.breaks);
         if (q < 0) {
@@ -482,6 +504,27 @@ export class IogenCsvReader {
           this.rowProblem ??= `text after the closing quote of field ${f + 1}`;
           while (p < n && b[p] !== D && b[p] !== T) p++;
         }
+      } else if (f < columns && kinds[f] === FieldKind.Number) {
+        // One pass over a numeric field: find its end and read a plain decimal as it goes (the
+        // fast path of decimalAt, fused; the decimal point's position gives the scale). Anything
+        // else (a sign, an exponent, more than 15 digits, a blank) is read again by takeField.
+        let m = 0;
+        let dot = -1;
+        let other = false;
+        for (; p < n; p++) {
+          const c = b[p];
+          const d = (c - 48) >>> 0;
+          if (d <= 9) m = m * 10 + d;
+          else if (c === D || c === T) break;
+          else if (dot < 0 && (c === 46 || (c === 44 && comma))) dot = p;
+          else other = true;
+        }
+        const digits = p - fieldStart - (dot >= 0 ? 1 : 0);
+        if (!other && digits > 0 && digits <= 15) {
+          plain = true;
+          value = dot >= 0 ? m / POW10[p - dot - 1] : m;
+        }
+        fieldEnd = p;
       } else {
         while (p < n) {
           const c = b[p];
@@ -496,7 +539,8 @@ export class IogenCsvReader {
         return n;
       }
       if (T === LF && b[p] === LF && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
-      if (f < columns) this.takeField(b, fieldStart, fieldEnd, f, quoted);
+      if (plain) numberData[slots[f]][row] = value;
+      else if (f < columns) this.takeField(b, fieldStart, fieldEnd, f, quoted);
       f++;
       p++;
       if (b[p - 1] !== D) break;
@@ -539,10 +583,10 @@ export class IogenCsvReader {
       if (v === NOT_PLAIN) v = this.slowNumber(b, s, e, k, quoted);
       else if (v < 0)
         this.rowProblem ??= `column ${this.numericNames[k]}: ${textAt(b, s, e)} is negative (iogen writes no negative value)`;
-      this.scratchNumbers[k] = v;
+      this.numberData[k][this.rows] = v;
     } else if (kind === FieldKind.Text) {
       const j = this.fieldSlot[f];
-      this.scratchCodes[j] = quoted
+      this.codeData[j][this.rows] = quoted
         ? this.quotedCode(this.textSlots[j], b, s, e)
         : this.textCode(this.textSlots[j], b, s, e);
     }
@@ -593,9 +637,30 @@ export class IogenCsvReader {
     return code;
   }
 
+  /** Room for more rows in every column at once: to the expected row count when the size is known. */
+  private grow(consumed: number): void {
+    const t = this.table;
+    const rows = this.rows;
+    let capacity = rows + (rows >> 2) + 1024;
+    if (this.expectedBytes > 0 && rows >= 1024 && consumed > 0) {
+      // Rows so far × (file size ÷ bytes so far), plus 2 %: one allocation instead of a series of
+      // copies, and no spare quarter left at the end (peak memory stays near the table's size).
+      capacity = Math.max(capacity, Math.ceil(((this.expectedBytes / consumed) * rows * 1.02) | 0) + 1024);
+    }
+    this.closeColumns(); // the lengths, so reserve keeps every row stored so far
+    t.line.reserve(capacity);
+    for (const c of t.numeric) c.reserve(capacity);
+    for (const slot of this.textSlots) slot.column.codes.reserve(capacity);
+    this.lineData = t.line.storage();
+    this.numberData = t.numeric.map((c) => c.storage());
+    this.codeData = this.textSlots.map((slot) => slot.column.codes.storage());
+    this.capacity = capacity;
+  }
+
   private storeRow(line: number): void {
-    const numbers = this.scratchNumbers;
-    if (this.iopsAt < 0 || numbers[this.iopsAt] !== numbers[this.iopsAt]) {
+    const i = this.rows;
+    const iops = this.iopsAt < 0 ? NaN : this.numberData[this.iopsAt][i];
+    if (iops !== iops) {
       // iogen leaves iops empty for a step interrupted during its warm-up (no measurement).
       this.emptyIops++;
       if (this.emptyIops === 1) {
@@ -607,13 +672,17 @@ export class IogenCsvReader {
       }
       return;
     }
+    this.lineData[i] = line;
+    for (const j of this.absentSlots) this.codeData[j][i] = this.textSlots[j].emptyCode;
+    this.rows = i + 1;
+  }
+
+  /** Sets every column's length to the rows stored (they are written in step, see {@link storeRow}). */
+  private closeColumns(): void {
     const t = this.table;
-    t.line.push(line);
-    const numeric = t.numeric;
-    for (let k = 0; k < numeric.length; k++) numeric[k].push(numbers[k]);
-    const slots = this.textSlots;
-    const codes = this.scratchCodes;
-    for (let j = 0; j < slots.length; j++) slots[j].column.pushCode(codes[j]);
+    t.line.length = this.rows;
+    for (const c of t.numeric) c.length = this.rows;
+    for (const slot of this.textSlots) slot.column.codes.length = this.rows;
   }
 
   private result(): IogenCsvResult {
@@ -659,13 +728,15 @@ export function parseIogenCsv(text: string, file: string): IogenCsvResult {
  *
  * @param stream - the file's bytes (strings are accepted and encoded as UTF-8)
  * @param file - the file name used in warnings and errors
+ * @param expectedBytes - the file's size when known: the columns are then allocated once
  * @returns a promise of the same result as {@link parseIogenCsv}
  */
 export async function parseIogenCsvStream(
   stream: AsyncIterable<Uint8Array | string>,
   file: string,
+  expectedBytes = 0,
 ): Promise<IogenCsvResult> {
-  const reader = new IogenCsvReader(file);
+  const reader = new IogenCsvReader(file, expectedBytes);
   for await (const chunk of stream) {
     if (!reader.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk)) break;
   }

@@ -52,9 +52,29 @@ export class NumberColumn {
     return this.data.subarray(0, this.length);
   }
 
-  /** Drops the spare capacity (one copy of the column). */
+  /**
+   * The storage itself, for a writer that fills many columns in step (the iogen reader): it
+   * writes `storage()[length]`, then sets `length`; {@link reserve} first makes the room.
+   */
+  storage(): Float64Array {
+    return this.data;
+  }
+
+  /** Makes room for `capacity` values in all (one copy when it grows). */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Float64Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+
+  /**
+   * Drops the spare capacity: a copy when more than an eighth is spare, else a view (copying a
+   * large column costs more time, in fresh pages, than the few spare values cost memory).
+   */
   trim(): void {
-    if (this.data.length !== this.length) this.data = this.data.slice(0, this.length);
+    if (this.data.length - this.length > this.data.length >> 3) this.data = this.data.slice(0, this.length);
+    else this.data = this.data.subarray(0, this.length);
   }
 }
 
@@ -81,8 +101,26 @@ export class Uint32Column {
     return this.data.subarray(0, this.length);
   }
 
+  /**
+   * The storage itself, for a writer that fills many columns in step (the iogen reader): it
+   * writes `storage()[length]`, then sets `length`; {@link reserve} first makes the room.
+   */
+  storage(): Uint32Array {
+    return this.data;
+  }
+
+  /** Makes room for `capacity` values in all (one copy when it grows). */
+  reserve(capacity: number): void {
+    if (capacity <= this.data.length) return;
+    const next = new Uint32Array(capacity);
+    next.set(this.data.subarray(0, this.length));
+    this.data = next;
+  }
+
+  /** Drops the spare capacity, as {@link NumberColumn.trim} does. */
   trim(): void {
-    if (this.data.length !== this.length) this.data = this.data.slice(0, this.length);
+    if (this.data.length - this.length > this.data.length >> 3) this.data = this.data.slice(0, this.length);
+    else this.data = this.data.subarray(0, this.length);
   }
 }
 

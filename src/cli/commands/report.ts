@@ -132,7 +132,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results: LabFileResult[] = [];
   for (const f of a.inputs) {
     try {
-      results.push(await readLabStream(fs.createReadStream(f), f));
+      const size = fs.statSync(f).isFile() ? fs.statSync(f).size : 0;
+      results.push(await readLabStream(fs.createReadStream(f, { highWaterMark: 1 << 20 }), f, size));
     } catch (e) {
       io.err(`caplab report: ${f}: ${(e as Error).message}\nNothing was written.\n`);
       return 2;
