@@ -166,6 +166,20 @@ describeLo("caplab case output in LibreOffice", () => {
     for (const f of fs.readdirSync(outDir)) {
       csv.set(f.replace(/-Business case\.csv$/, ""), csvRows(fs.readFileSync(path.join(outDir, f), "utf8")));
     }
+    // Calc reads the native chart and writes it back out when it saves the workbook again.
+    execFileSync(
+      SOFFICE,
+      [
+        `-env:UserInstallation=file://${profile}`,
+        "--headless",
+        "--convert-to",
+        "xlsx:Calc MS Excel 2007 XML",
+        "--outdir",
+        path.join(dir, "resaved"),
+        ...FILES.map((f) => path.join(dir, f.replace(/\.json$/, ".xlsx"))),
+      ],
+      { stdio: "pipe", timeout: 180_000 },
+    );
   }, 200_000);
 
   afterAll(() => {
@@ -200,6 +214,19 @@ describeLo("caplab case output in LibreOffice", () => {
         const [r, col] = key.split(",").map(Number);
         expectSame(csvNumber(grid[r]?.[col] ?? ""), value, `${base}${variant} row ${r + 1} column ${col + 1}`, scale);
       }
+    });
+
+    it("keeps the native chart of cumulative discounted cost (Calc reads it and saves it again)", async () => {
+      const zip = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "resaved", `${base}.xlsx`)));
+      const charts = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n));
+      expect(charts.length).toBe(1);
+      const chart = await (zip.file(charts[0]) as JSZip.JSZipObject).async("string");
+      const c = built.get(base) as CasePlan;
+      const refs = [...chart.matchAll(/<c:f>([^<]*)<\/c:f>/g)].map((m) => m[1]);
+      expect(refs.length).toBe(3 * c.input.options.length);
+      expect(
+        refs.every((r) => /^'Business case'!\$[A-Z]+\$\d+(:\$[A-Z]+\$\d+)?$/.test(r.replace(/&apos;/g, "'"))),
+      ).toBe(true);
     });
 
     it("follows an edited discount rate: net present costs at 5%", () => {

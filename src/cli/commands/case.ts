@@ -5,7 +5,8 @@
  * (`src/analysis/case-plan.ts`) and writes it through the headless renderers: an .xlsx that
  * opens in Excel or LibreOffice without Capacity Lab (native formulas stay live; the M/M/c
  * figures, which need the add-in's functions, are values) and optionally an offline HTML page
- * with the chart. It prints the conclusion line.
+ * with the chart; the .xlsx gets the chart too, as a native chart over the cells
+ * (`src/report/xlsx-charts.ts`). It prints the conclusion line.
  *
  * Same output safety as `caplab report`: the input is read and validated and both outputs are
  * rendered before anything is written; outputs go to temporary files renamed into place; an
@@ -20,7 +21,8 @@ import { parseOptions, UsageError } from "../options";
 import { checkOutput, sameFile } from "./report";
 import { casePlanFromJson } from "../../analysis/case-plan";
 import { isDomainError } from "../../core/errors";
-import { removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
+import { removeQuietly, renderXlsx, tempPathFor } from "../../report/xlsx";
+import { addNativeCharts } from "../../report/xlsx-charts";
 import { renderHtml } from "../../report/html";
 
 export const summary = "Build a costed business case (options, NPV, M/M/c sizing) as .xlsx (and HTML) from a JSON file";
@@ -121,7 +123,11 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const page = html !== undefined ? renderHtml(built.plan) : undefined;
   const temps: [string, string][] = [];
   try {
-    temps.push([await renderXlsxToTemp(built.plan, output), output]);
+    // A case is a few hundred cells: rendered in memory, then the chart is added to the package.
+    const bytes = await addNativeCharts(await renderXlsx(built.plan), built.plan);
+    const tmp = tempPathFor(output);
+    temps.push([tmp, output]);
+    fs.writeFileSync(tmp, bytes, { flag: "wx" });
     if (html !== undefined && page !== undefined) {
       const tmp = tempPathFor(html);
       temps.push([tmp, html]);

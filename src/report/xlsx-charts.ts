@@ -1,0 +1,239 @@
+/**
+ * Native Excel charts for an .xlsx written by ExcelJS, which writes none (exceljs#141): each
+ * {@link ChartPlan} with a `source` (a table and its columns) becomes a DrawingML scatter chart
+ * with lines whose series refer to the sheet's cells, so the chart follows the numbers when an
+ * input changes (in Excel and in LibreOffice) and shows the cached values before any
+ * recalculation.
+ *
+ * What is added to the package (ECMA-376 Part 1, §21.2 charts, §20.5 spreadsheet drawing):
+ * `xl/charts/chartN.xml`, `xl/drawings/drawingN.xml` with its relationships, a relationship from
+ * the worksheet to its drawing and a `<drawing>` element placed where CT_Worksheet expects it
+ * (before legacyDrawing / tableParts), and the two content types. Each chart is anchored below
+ * the sheet's lowest table, 18 rows high and 8 columns wide. Charts without `source` are skipped
+ * (the HTML report still draws them).
+ */
+import JSZip from "jszip";
+import { ChartPlan, SheetPlan, tableRowCount, WorkbookPlan } from "../analysis/plan";
+
+const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
+const CT_CHART = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml";
+const CT_DRAWING = "application/vnd.openxmlformats-officedocument.drawing+xml";
+
+function xml(text: string): string {
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] as string,
+  );
+}
+
+function letters(col: number): string {
+  let s = "";
+  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return s;
+}
+
+/** `'Sheet name'!$C$5:$C$9` with the sheet name quoted as Excel requires. */
+function ref(sheet: string, row0: number, col: number, row1 = row0): string {
+  const quoted = `'${sheet.replace(/'/g, "''")}'`;
+  const a = `$${letters(col)}$${row0 + 1}`;
+  return row1 === row0 ? `${quoted}!${a}` : `${quoted}!${a}:$${letters(col)}$${row1 + 1}`;
+}
+
+function numCache(values: number[], format: string): string {
+  const pts = values.map((v, i) => (Number.isFinite(v) ? `<c:pt idx="${i}"><c:v>${v}</c:v></c:pt>` : "")).join("");
+  return `<c:numCache><c:formatCode>${xml(format)}</c:formatCode><c:ptCount val="${values.length}"/>${pts}</c:numCache>`;
+}
+
+function title(text: string): string {
+  return `<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr b="1"/></a:pPr><a:r><a:rPr lang="en-GB" b="1"/><a:t>${xml(text)}</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>`;
+}
+
+/** The chart part for one chart plan whose source table is placed on `sheet`; undefined if it cannot be resolved. */
+export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined {
+  const source = chart.source;
+  if (!source) return undefined;
+  const table = sheet.tables.find((t) => t.name === source.table);
+  if (!table?.at) return undefined;
+  const col = (header: string): number => table.columns.findIndex((c) => c.header === header);
+  const xCol = col(source.xColumn);
+  const yCols = source.yColumns.map(col);
+  if (xCol < 0 || yCols.some((c) => c < 0)) return undefined;
+  const n = tableRowCount(table);
+  if (n === 0) return undefined;
+  const first = table.at.row + 1;
+  const last = table.at.row + n;
+  const xs = chart.series[0]?.x ?? [];
+  const yFormat = table.columns[yCols[0]]?.numFmt ?? "General";
+  const wholeX = xs.length > 0 && xs.every(Number.isInteger) && Math.max(...xs) - Math.min(...xs) <= 60;
+  const series = yCols
+    .map((c, i) => {
+      const s = chart.series[i];
+      const lines = s?.style !== "points";
+      return (
+        `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>` +
+        `<c:tx><c:strRef><c:f>${xml(ref(sheet.name, table.at!.row, table.at!.col + c))}</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${xml(table.columns[c].header)}</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
+        (lines ? "" : `<c:spPr><a:ln w="19050"><a:noFill/></a:ln></c:spPr>`) +
+        `<c:marker><c:symbol val="circle"/><c:size val="6"/></c:marker>` +
+        `<c:xVal><c:numRef><c:f>${xml(ref(sheet.name, first, table.at!.col + xCol, last))}</c:f>${numCache(s?.x ?? [], "General")}</c:numRef></c:xVal>` +
+        `<c:yVal><c:numRef><c:f>${xml(ref(sheet.name, first, table.at!.col + c, last))}</c:f>${numCache(s?.y ?? [], yFormat)}</c:numRef></c:yVal>` +
+        `<c:smooth val="0"/></c:ser>`
+      );
+    })
+    .join("");
+  const axis = (
+    id: number,
+    cross: number,
+    pos: "b" | "l",
+    name: string,
+    format: string,
+    extra: string,
+    range = "",
+  ): string =>
+    `<c:valAx><c:axId val="${id}"/><c:scaling><c:orientation val="minMax"/>${range}</c:scaling><c:delete val="0"/>` +
+    `<c:axPos val="${pos}"/>${pos === "l" ? "<c:majorGridlines/>" : ""}${title(name)}` +
+    `<c:numFmt formatCode="${xml(format)}" sourceLinked="0"/><c:majorTickMark val="out"/><c:minorTickMark val="none"/>` +
+    `<c:tickLblPos val="nextTo"/><c:crossAx val="${cross}"/><c:crosses val="autoZero"/><c:crossBetween val="midCat"/>${extra}</c:valAx>`;
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
+    `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="${NS_REL}">` +
+    `<c:roundedCorners val="0"/><c:chart>${title(chart.title)}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/>` +
+    `<c:scatterChart><c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>${series}<c:axId val="500100"/><c:axId val="500200"/></c:scatterChart>` +
+    axis(
+      500100,
+      500200,
+      "b",
+      chart.xTitle,
+      wholeX ? "0" : "General",
+      wholeX ? `<c:majorUnit val="1"/>` : "",
+      wholeX ? `<c:max val="${Math.max(...xs)}"/><c:min val="${Math.min(...xs)}"/>` : "",
+    ) +
+    axis(500200, 500100, "l", chart.yTitle, yFormat, "") +
+    `</c:plotArea><c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart></c:chartSpace>`
+  );
+}
+
+/** The first sheet row below every table (and the notes). */
+function belowTables(sheet: SheetPlan): number {
+  let bottom = sheet.notes.length;
+  for (const t of sheet.tables) if (t.at) bottom = Math.max(bottom, t.at.row + tableRowCount(t) + 1);
+  return bottom + 1;
+}
+
+function anchor(index: number, row: number, rId: string, col = 0): string {
+  const at = (c: number, r: number): string =>
+    `<xdr:col>${c}</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${r}</xdr:row><xdr:rowOff>0</xdr:rowOff>`;
+  return (
+    `<xdr:twoCellAnchor editAs="oneCell"><xdr:from>${at(col, row)}</xdr:from><xdr:to>${at(col + 8, row + 18)}</xdr:to>` +
+    `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="${index + 2}" name="Chart ${index + 1}"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>` +
+    `<xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
+    `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rId}"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor>`
+  );
+}
+
+/** Reads a part as text; throws naming the part when it is missing. */
+async function part(zip: JSZip, name: string): Promise<string> {
+  const f = zip.file(name);
+  if (!f) throw new Error(`the .xlsx has no ${name}`);
+  return f.async("string");
+}
+
+/** The worksheet part of each sheet name, from workbook.xml and its relationships. */
+async function sheetParts(zip: JSZip): Promise<Map<string, string>> {
+  const workbook = await part(zip, "xl/workbook.xml");
+  const rels = await part(zip, "xl/_rels/workbook.xml.rels");
+  const target = new Map<string, string>();
+  for (const m of rels.matchAll(/<Relationship [^>]*Id="([^"]+)"[^>]*Target="([^"]+)"/g)) target.set(m[1], m[2]);
+  const out = new Map<string, string>();
+  for (const m of workbook.matchAll(/<sheet [^>]*name="([^"]*)"[^>]*r:id="([^"]+)"/g)) {
+    const name = m[1]
+      .replace(/&quot;/g, '"')
+      .replace(/&apos;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+    const t = target.get(m[2]);
+    if (t) out.set(name, "xl/" + t.replace(/^\/?xl\//, "").replace(/^\//, ""));
+  }
+  return out;
+}
+
+/**
+ * Adds the plan's charts (those with a `source`) to an .xlsx written from the same plan.
+ *
+ * @param bytes - the .xlsx from `renderXlsx(plan)`
+ * @param plan - the plan it was written from
+ * @returns the new .xlsx bytes (the input when no chart applies)
+ * @throws Error when the file lacks a part every .xlsx has, or already has drawings on a sheet
+ *   that would get a chart
+ */
+export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: WorkbookPlan): Promise<Buffer> {
+  const zip = await JSZip.loadAsync(bytes);
+  const parts = await sheetParts(zip);
+  let types = await part(zip, "[Content_Types].xml");
+  let chartNo = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n)).length;
+  let drawingNo = Object.keys(zip.files).filter((n) => /^xl\/drawings\/drawing\d+\.xml$/.test(n)).length;
+  let added = 0;
+  for (const sheet of plan.sheets) {
+    const charts = sheet.charts.map((c) => ({ c, body: chartXml(c, sheet) })).filter((x) => x.body !== undefined);
+    if (charts.length === 0) continue;
+    const sheetPath = parts.get(sheet.name);
+    if (!sheetPath) throw new Error(`the .xlsx has no sheet named ${sheet.name}`);
+    let sheetXml = await part(zip, sheetPath);
+    if (/<drawing /.test(sheetXml)) throw new Error(`${sheet.name} already has a drawing`);
+    drawingNo++;
+    const drawingPath = `xl/drawings/drawing${drawingNo}.xml`;
+    const anchors: string[] = [];
+    const drawingRels: string[] = [];
+    const top = belowTables(sheet);
+    charts.forEach(({ body }, i) => {
+      chartNo++;
+      zip.file(`xl/charts/chart${chartNo}.xml`, body as string);
+      types = types.replace(
+        "</Types>",
+        `<Override PartName="/xl/charts/chart${chartNo}.xml" ContentType="${CT_CHART}"/></Types>`,
+      );
+      drawingRels.push(
+        `<Relationship Id="rId${i + 1}" Type="${NS_REL}/chart" Target="../charts/chart${chartNo}.xml"/>`,
+      );
+      anchors.push(anchor(i, top + i * 19, `rId${i + 1}`));
+    });
+    zip.file(
+      drawingPath,
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<xdr:wsDr xmlns:xdr="http://schemas.openxmlformats.org/drawingml/2006/spreadsheetDrawing" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="${NS_REL}">${anchors.join("")}</xdr:wsDr>`,
+    );
+    zip.file(
+      drawingPath.replace("drawings/", "drawings/_rels/") + ".rels",
+      `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${drawingRels.join("")}</Relationships>`,
+    );
+    types = types.replace("</Types>", `<Override PartName="/${drawingPath}" ContentType="${CT_DRAWING}"/></Types>`);
+
+    // The worksheet's relationship to its drawing, and the <drawing> element in schema order.
+    const relsPath = sheetPath.replace(/worksheets\/([^/]+)$/, "worksheets/_rels/$1.rels");
+    let rels = zip.file(relsPath)
+      ? await part(zip, relsPath)
+      : `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"></Relationships>`;
+    const used = new Set([...rels.matchAll(/Id="([^"]+)"/g)].map((m) => m[1]));
+    let k = used.size + 1;
+    while (used.has(`rId${k}`)) k++;
+    const rId = `rId${k}`;
+    rels = rels.replace(
+      "</Relationships>",
+      `<Relationship Id="${rId}" Type="${NS_REL}/drawing" Target="../drawings/drawing${drawingNo}.xml"/></Relationships>`,
+    );
+    zip.file(relsPath, rels);
+    const before =
+      /<(?:legacyDrawing|legacyDrawingHF|picture|oleObjects|controls|webPublishItems|tableParts|extLst)\b|<\/worksheet>/.exec(
+        sheetXml,
+      );
+    if (!before) throw new Error(`${sheetPath} has no closing </worksheet>`);
+    sheetXml = sheetXml.slice(0, before.index) + `<drawing r:id="${rId}"/>` + sheetXml.slice(before.index);
+    if (!/xmlns:r=/.test(sheetXml.slice(0, sheetXml.indexOf(">", sheetXml.indexOf("<worksheet"))))) {
+      sheetXml = sheetXml.replace("<worksheet ", `<worksheet xmlns:r="${NS_REL}" `);
+    }
+    zip.file(sheetPath, sheetXml);
+    added += charts.length;
+  }
+  if (added === 0) return Buffer.from(bytes);
+  zip.file("[Content_Types].xml", types);
+  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+}
