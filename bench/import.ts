@@ -31,7 +31,9 @@ import {
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
+import Papa from "papaparse";
 import { readLabStream } from "../src/import/detect";
+import { iogenColumnsOf } from "../src/import/iogen-csv";
 import { formatProblem } from "../src/import/types";
 import { buildLabPlan } from "../src/analysis/lab-plan";
 
@@ -39,15 +41,8 @@ const ROOT = join(__dirname, "..");
 const TEMPLATE = join(__dirname, "fixtures", "fio-3.33-template.json");
 const TIME = "/usr/bin/time";
 
-/** Subinterval CSV columns in iogen's order (docs/iogen-csv.md), then one label column. */
-const COLUMNS = [
-  "host", "step", "step_name", "subinterval", "phase", "start_s", "seconds", "category", "target_iops", "iops",
-  "mb_s", "block_size", "read_pct", "random_pct", "queue_depth", "service_ms_avg", "service_ms_p50",
-  "service_ms_p90", "service_ms_p99", "service_ms_p999", "service_ms_max", "response_ms_avg", "response_ms_p50",
-  "response_ms_p90", "response_ms_p99", "response_ms_p999", "response_ms_max", "avg_in_flight", "late_ios",
-  "errors", "cpu_busy_pct", "cpu_sys_pct", "cpu_iowait_pct", "cpu_cores", "iogen_cpu_pct", "protocol",
-]; // prettier-ignore
-
+/** Subinterval CSV columns in iogen's order (iogen/schema/columns.json), then one label column. */
+const COLUMNS = [...iogenColumnsOf("subinterval"), "protocol"];
 /** mulberry32: a small seeded generator, so the file is the same on every machine. */
 function prng(seed: number): () => number {
   let a = seed >>> 0;
@@ -83,17 +78,22 @@ async function writeIogenCsv(path: string, rows: number): Promise<number> {
         const svc = 0.08 + 0.04 * rnd();
         const resp = svc * (1 + 0.3 * rnd());
         const cpu = 2 + target / 1000 + rnd();
-        batch.push(
-          [
-            "lab1", step, `step-${step}`, sub, sub <= 5 ? "warmup" : "measure", sub - 1, 1, category,
-            (target * share).toFixed(0), iops.toFixed(3), ((iops * 4096) / 1e6).toFixed(3), 4096, readPct, 100, 16,
-            svc.toFixed(4), (svc * 0.9).toFixed(4), (svc * 1.6).toFixed(4), (svc * 3).toFixed(4), (svc * 6).toFixed(4),
-            (svc * 20).toFixed(4), resp.toFixed(4), (resp * 0.9).toFixed(4), (resp * 1.6).toFixed(4),
-            (resp * 3).toFixed(4), (resp * 6).toFixed(4), (resp * 20).toFixed(4), ((iops * resp) / 1000).toFixed(4),
-            0, 0, cpu.toFixed(2), (cpu * 0.6).toFixed(2), (rnd() * 2).toFixed(2), 2, (cpu / 4).toFixed(2),
-            step % 3 === 0 ? "nfs" : "iscsi",
-          ].join(","), // prettier-ignore
-        );
+        const lag = 0.002 + 0.01 * rnd();
+        const value: Record<string, string | number> = {
+          host: "lab1", step, step_name: `step-${step}`, subinterval: sub, phase: sub <= 5 ? "warmup" : "measure",
+          start_s: sub - 1, seconds: 1, category, target_iops: (target * share).toFixed(0), iops: iops.toFixed(3),
+          mb_s: ((iops * 4096) / 1e6).toFixed(3), block_size: 4096, read_pct: readPct, random_pct: 100, queue_depth: 16,
+          service_ms_avg: svc.toFixed(4), service_ms_p50: (svc * 0.9).toFixed(4), service_ms_p90: (svc * 1.6).toFixed(4),
+          service_ms_p99: (svc * 3).toFixed(4), service_ms_p999: (svc * 6).toFixed(4), service_ms_max: (svc * 20).toFixed(4),
+          response_ms_avg: resp.toFixed(4), response_ms_p50: (resp * 0.9).toFixed(4), response_ms_p90: (resp * 1.6).toFixed(4),
+          response_ms_p99: (resp * 3).toFixed(4), response_ms_p999: (resp * 6).toFixed(4), response_ms_max: (resp * 20).toFixed(4),
+          avg_in_flight: ((iops * resp) / 1000).toFixed(4), late_ios: 0, errors: 0, cpu_busy_pct: cpu.toFixed(2),
+          cpu_sys_pct: (cpu * 0.6).toFixed(2), cpu_iowait_pct: (rnd() * 2).toFixed(2), cpu_cores: 2,
+          iogen_cpu_pct: (cpu / 4).toFixed(2), iogen_lag_ms_avg: lag.toFixed(4), iogen_lag_ms_p99: (lag * 4).toFixed(4),
+          iogen_lag_ms_max: (lag * 10).toFixed(4), protocol: step % 3 === 0 ? "nfs" : "iscsi",
+        }; // prettier-ignore
+        // A schema column this generator does not know is written empty ("no value").
+        batch.push(COLUMNS.map((c) => value[c] ?? "").join(","));
         written++;
         if (batch.length === 5000) {
           await write(batch.join("\n") + "\n");
@@ -160,7 +160,7 @@ async function child(files: string[]): Promise<void> {
   const results = [];
   let rows = 0;
   for (const file of files) {
-    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file);
+    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file, statSync(file).size);
     if (r.errors.length > 0) throw new Error(r.errors.map(formatProblem).join("\n"));
     rows += r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.table.length;
     results.push(r);
@@ -184,6 +184,145 @@ async function child(files: string[]): Promise<void> {
     peakHeap,
   };
   process.stdout.write(JSON.stringify(out) + "\n");
+}
+
+/** What one reader child reports: rows read, wall and CPU seconds of the read alone, memory. */
+interface ReaderResult {
+  rows: number;
+  wall: number;
+  cpu: number;
+  peakRss: number;
+  baselineRss: number;
+}
+
+/** The readers compared, in the order of the table; Python ones run only when importable. */
+type Reader = "caplab" | "papaparse" | "polars" | "pandas";
+const READER_LABEL: Record<Reader, string> = {
+  caplab: "Capacity Lab `readLabStream` (column store)",
+  papaparse: "PapaParse 5 (`dynamicTyping`, row by row)",
+  polars: "polars `read_csv`",
+  pandas: "pandas `read_csv` (C engine)",
+};
+
+/** Reads the file with one JS reader inside this (child) process and prints a ReaderResult. */
+async function readerChild(reader: Reader, file: string): Promise<void> {
+  const baselineRss = process.memoryUsage().rss;
+  const t0 = process.hrtime.bigint();
+  const c0 = process.cpuUsage();
+  let rows = 0;
+  if (reader === "caplab") {
+    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file, statSync(file).size);
+    if (r.errors.length > 0 || r.format === "unknown" || r.format === "fio-json") throw new Error("not read");
+    rows = r.iogen.table.length;
+  } else {
+    // The way a browser app would use PapaParse: the text, typed cells, one row at a time.
+    let header = true;
+    Papa.parse<unknown[]>(readFileSync(file, "utf8"), {
+      dynamicTyping: true,
+      skipEmptyLines: true,
+      step: () => {
+        if (header) header = false;
+        else rows++;
+      },
+    });
+  }
+  const cpu = process.cpuUsage(c0);
+  const out: ReaderResult = {
+    rows,
+    wall: Number(process.hrtime.bigint() - t0) / 1e9,
+    cpu: (cpu.user + cpu.system) / 1e6,
+    peakRss: process.resourceUsage().maxRSS * 1024,
+    baselineRss,
+  };
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
+
+/** The Python side: the library is imported before the baseline; CPU = process_time (all threads). */
+const PYTHON_READER = `
+import json, resource, sys, time
+which, path = sys.argv[1], sys.argv[2]
+if which == "polars":
+    import polars as lib
+else:
+    import pandas as lib
+def rss():
+    return int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize()
+base = rss()
+c0 = time.process_time(); t0 = time.perf_counter()
+rows = lib.read_csv(path).height if which == "polars" else len(lib.read_csv(path))
+wall = time.perf_counter() - t0; cpu = time.process_time() - c0
+print(json.dumps({"rows": rows, "wall": wall, "cpu": cpu,
+                  "peakRss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024, "baselineRss": base}))
+`;
+
+/** The Python readers importable here (with their versions), and why others are skipped. */
+function pythonReaders(): { available: Reader[]; notes: string[] } {
+  const available: Reader[] = [];
+  const notes: string[] = [];
+  for (const lib of ["polars", "pandas"] as const) {
+    const r = spawnSync("python3", ["-c", `import ${lib}; print(${lib}.__version__)`], { encoding: "utf8" });
+    if (r.status === 0) {
+      available.push(lib);
+      notes.push(`${lib} ${r.stdout.trim()}`);
+    } else notes.push(`${lib} skipped: not importable by python3 (\`pip install ${lib}\` to include it)`);
+  }
+  return { available, notes };
+}
+
+/** One reader run in a fresh process. */
+function runReader(reader: Reader, file: string): ReaderResult {
+  const r =
+    reader === "polars" || reader === "pandas"
+      ? spawnSync("python3", ["-c", PYTHON_READER, reader, file], { encoding: "utf8", maxBuffer: 1 << 26 })
+      : spawnSync(process.execPath, [...process.execArgv, __filename, "--reader", reader, file], {
+          encoding: "utf8",
+          maxBuffer: 1 << 26,
+        });
+  if (r.status !== 0) throw new Error(`${reader} child failed (exit ${r.status}):\n${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop()!) as ReaderResult;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+/**
+ * The readers side by side on the same file: `runs` rounds, each round every reader once in a
+ * fresh process, the order rotated per round (interleaved, so a load change hits all alike).
+ */
+function compareReaders(file: string, bytes: number, runs: number): string {
+  const { available, notes } = pythonReaders();
+  const readers: Reader[] = ["caplab", "papaparse", ...available];
+  const results = new Map<Reader, ReaderResult[]>(readers.map((r) => [r, []]));
+  for (let round = 0; round < runs; round++) {
+    for (let k = 0; k < readers.length; k++) {
+      const reader = readers[(round + k) % readers.length];
+      process.stderr.write(`readers: round ${round + 1}/${runs}: ${reader} ...\n`);
+      results.get(reader)!.push(runReader(reader, file));
+    }
+  }
+  const ours = median(results.get("caplab")!.map((r) => r.rows / r.cpu));
+  const lines = [
+    `Same file for every reader: the ${fmt(results.get("caplab")![0].rows)}-row iogen subinterval CSV above (${MB(bytes)} MiB).`,
+    `${runs} rounds, each reader once per round in a fresh process, order rotated per round; medians.`,
+    "CPU = user + system time of the read alone, all threads (polars reads with several); peak = the",
+    "process's maximum RSS minus its RSS before reading (after the library was loaded).",
+    `Python: ${notes.join("; ")}.`,
+    "",
+    "| reader | rows/s (wall) | rows/s (CPU) | CPU rows/s ÷ Capacity Lab | peak over baseline MiB | ÷ file size |",
+    "|---|---:|---:|---:|---:|---:|",
+  ];
+  for (const reader of readers) {
+    const rs = results.get(reader)!;
+    const cpuRate = median(rs.map((r) => r.rows / r.cpu));
+    const over = Math.max(...rs.map((r) => r.peakRss - r.baselineRss));
+    lines.push(
+      `| ${READER_LABEL[reader]} | ${fmt(median(rs.map((r) => r.rows / r.wall)))} | ${fmt(cpuRate)} | ` +
+        `${(cpuRate / ours).toFixed(2)} | ${MB(over)} | ${(over / bytes).toFixed(2)} |`,
+    );
+  }
+  return lines.join("\n");
 }
 
 /** Runs the child once; returns its figures and `/usr/bin/time -v`'s max RSS when available. */
@@ -235,6 +374,8 @@ async function main(argv: string[]): Promise<void> {
         peakHeap: Math.max(...all.map((x) => x.peakHeap)),
       };
     };
+    const readers = compareReaders(csv, csvBytes, arg("--reader-runs", 5));
+    process.stdout.write(readers + "\n\n");
     const iogen = best("iogen CSV", [csv]);
     const fioRes = best("fio JSON", fio.files);
 
@@ -279,7 +420,11 @@ async function main(argv: string[]): Promise<void> {
       if (!re.test(text)) throw new Error("docs/benchmarks.md has no import section");
       writeFileSync(
         docs,
-        text.replace(re, `<!-- BEGIN import -->\n## Import (lab results)\n\n${table}\n<!-- END import -->`),
+        text.replace(
+          re,
+          `<!-- BEGIN import -->\n## Import (lab results)\n\n### Readers side by side\n\n${readers}\n\n` +
+            `### Read and plan (\`caplab report\` without the writers)\n\n${table}\n<!-- END import -->`,
+        ),
       );
       process.stderr.write("docs/benchmarks.md updated\n");
     }
@@ -289,7 +434,12 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-if (process.argv[2] === "--child") {
+if (process.argv[2] === "--reader") {
+  readerChild(process.argv[3] as Reader, process.argv[4]).catch((e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  });
+} else if (process.argv[2] === "--child") {
   const files = JSON.parse(readFileSync(process.argv[3], "utf8")) as string[];
   child(files).catch((e: unknown) => {
     process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);

@@ -156,6 +156,61 @@ function latencyOf(dir: Json, name: "clat" | "lat") {
   return latency(obj(dir[name]), 1e-3);
 }
 
+/** What a job's directions share when they become steps. */
+interface JobContext {
+  file: string;
+  job: Json;
+  jobIndex: number;
+  name: string;
+  options: Record<string, string>;
+  jobIops: number;
+  fioVersion: string;
+}
+
+/** One direction (read, write, trim) of a job as a step; `d` is fio's block for the direction. */
+function directionStep(c: JobContext, direction: FioDirection, d: Json, iops: number): FioStep {
+  const { options, job } = c;
+  const clat = latencyOf(d, "clat");
+  const lat = latencyOf(d, "lat");
+  const bsText = perDirection(options.bs ?? options.blocksize ?? "4k", direction) ?? "4k";
+  const rateText = perDirection(options.rate_iops, direction);
+  const rate = rateText === undefined ? null : Number(rateText);
+  return {
+    file: c.file,
+    job: c.name,
+    jobIndex: c.jobIndex,
+    groupid: num(job.groupid) ?? 0,
+    direction,
+    rw: options.rw ?? options.readwrite ?? "read",
+    bs: fioSize(bsText),
+    iodepth: Number(options.iodepth ?? "1") || 1,
+    rate_iops: rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null,
+    numjobs: Number(options.numjobs ?? "1") || 1,
+    runtime_ms: num(d.runtime) ?? num(job.job_runtime) ?? 0,
+    total_ios: num(d.total_ios) ?? 0,
+    io_bytes: num(d.io_bytes) ?? 0,
+    iops,
+    mb_s: (num(d.bw_bytes) ?? (num(d.bw) ?? 0) * 1024) / 1e6,
+    clat_ms_avg: clat.avg,
+    clat_ms_p50: clat.p50,
+    clat_ms_p90: clat.p90,
+    clat_ms_p99: clat.p99,
+    clat_ms_p999: clat.p999,
+    clat_ms_max: clat.max,
+    lat_ms_avg: lat.avg,
+    lat_ms_p50: lat.p50,
+    lat_ms_p90: lat.p90,
+    lat_ms_p99: lat.p99,
+    lat_ms_p999: lat.p999,
+    lat_ms_max: lat.max,
+    usr_cpu: num(job.usr_cpu),
+    sys_cpu: num(job.sys_cpu),
+    job_iops: c.jobIops,
+    options,
+    fioVersion: c.fioVersion,
+  };
+}
+
 /**
  * Reads one fio JSON document.
  *
@@ -215,7 +270,6 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
     }
     const dirs = DIRECTIONS.map((d) => [d, obj(job[d])] as const).filter(([, x]) => x && (num(x.total_ios) ?? 0) > 0);
     const jobIops = dirs.reduce((s, [, x]) => s + (num(x!.iops) ?? 0), 0);
-    const rw = options.rw ?? options.readwrite ?? "read";
     for (const [direction, x] of dirs) {
       const d = x!;
       const iops = num(d.iops);
@@ -223,45 +277,7 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
         errors.push({ file, message: `jobs[${jobIndex}].${direction}.iops is missing or not a number` });
         continue;
       }
-      const clat = latencyOf(d, "clat");
-      const lat = latencyOf(d, "lat");
-      const bsText = perDirection(options.bs ?? options.blocksize ?? "4k", direction) ?? "4k";
-      const rateText = perDirection(options.rate_iops, direction);
-      const rate = rateText === undefined ? null : Number(rateText);
-      rows.push({
-        file,
-        job: name,
-        jobIndex,
-        groupid: num(job.groupid) ?? 0,
-        direction,
-        rw,
-        bs: fioSize(bsText),
-        iodepth: Number(options.iodepth ?? "1") || 1,
-        rate_iops: rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null,
-        numjobs: Number(options.numjobs ?? "1") || 1,
-        runtime_ms: num(d.runtime) ?? num(job.job_runtime) ?? 0,
-        total_ios: num(d.total_ios) ?? 0,
-        io_bytes: num(d.io_bytes) ?? 0,
-        iops,
-        mb_s: (num(d.bw_bytes) ?? (num(d.bw) ?? 0) * 1024) / 1e6,
-        clat_ms_avg: clat.avg,
-        clat_ms_p50: clat.p50,
-        clat_ms_p90: clat.p90,
-        clat_ms_p99: clat.p99,
-        clat_ms_p999: clat.p999,
-        clat_ms_max: clat.max,
-        lat_ms_avg: lat.avg,
-        lat_ms_p50: lat.p50,
-        lat_ms_p90: lat.p90,
-        lat_ms_p99: lat.p99,
-        lat_ms_p999: lat.p999,
-        lat_ms_max: lat.max,
-        usr_cpu: num(job.usr_cpu),
-        sys_cpu: num(job.sys_cpu),
-        job_iops: jobIops,
-        options,
-        fioVersion,
-      });
+      rows.push(directionStep({ file, job, jobIndex, name, options, jobIops, fioVersion }, direction, d, iops));
     }
   });
   if (rows.length === 0 && errors.length === 0) {

@@ -197,6 +197,9 @@ interface TextSlot {
 }
 
 const TEXT_CACHE = 8;
+/** quotedField's answers besides a position: the record goes on in later bytes; a fatal error. */
+const NEED_MORE = -1;
+const FATAL = -2;
 const EMPTY = new Uint8Array(0);
 
 /**
@@ -233,6 +236,8 @@ export class IogenCsvReader {
   private absentSlots: number[] = [];
   private rowProblem: string | null = null;
   private breaks = { n: 0 };
+  /** Line breaks inside the quoted fields of the current record. */
+  private extraLines = 0;
   private suppressedErrors = 0;
   private emptyIops = 0;
   private readonly maxErrors = 20;
@@ -457,103 +462,134 @@ export class IogenCsvReader {
   /**
    * Reads the record starting at `start`: stores it, or reports why not. Returns the index after
    * its line break, `b.length` at the end of the input, or -1 when the record is not complete yet.
+   * Fields are written straight into the columns at index `rows`; the row counts only when
+   * {@link storeRow} accepts it (a rejected row is overwritten by the next one).
    */
   private readRecord(b: Uint8Array, start: number, eof: boolean): number {
     const n = b.length;
     const D = this.delimiter;
-    const T = this.lineEnd;
     const columns = this.fieldKind.length;
+    const kinds = this.fieldKind;
+    if (this.rows === this.capacity) this.grow(this.consumedBefore + start);
+    this.rowProblem = null;
+    this.extraLines = 0;
     let p = start;
     let f = 0;
-    let extraLines = 0;
-    this.rowProblem = null;
-    const kinds = this.fieldKind;
-    const slots = this.fieldSlot;
-    const comma = this.decimalComma;
-    // Fields are written straight into the columns at index `row`; the row counts only when
-    // storeRow accepts it (a rejected row is overwritten by the next one).
-    if (this.rows === this.capacity) this.grow(this.consumedBefore + start);
-    const row = this.rows;
-    const numberData = this.numberData;
     for (;;) {
       const fieldStart = p;
-      let fieldEnd: number;
-      let quoted = false;
-      let plain = false;
-      let value = 0;
       if (p < n && b[p] === QUOTE) {
-        const q = quotedEnd(b, p, n, eof, T, this.breaks);
-        if (q < 0) {
-          if (!eof) return -1;
-          this.fatal(
-            this.line + extraLines,
-            "a quote opened here is never closed: the rest of the file would be one field",
-          );
-          return n;
-        }
-        extraLines += this.breaks.n;
-        quoted = true;
-        p = q;
-        fieldEnd = q;
-        if (T === LF && p < n && b[p] === CR) {
-          // CRLF after a closing quote: the CR belongs to the line break.
-          if (p + 1 === n && !eof) return -1;
-          if (p + 1 < n && b[p + 1] === LF) p++;
-        }
-        if (p < n && b[p] !== D && b[p] !== T) {
-          this.rowProblem ??= `text after the closing quote of field ${f + 1}`;
-          while (p < n && b[p] !== D && b[p] !== T) p++;
-        }
-      } else if (f < columns && kinds[f] === FieldKind.Number) {
-        // One pass over a numeric field: find its end and read a plain decimal as it goes (the
-        // fast path of decimalAt, fused; the decimal point's position gives the scale). Anything
-        // else (a sign, an exponent, more than 15 digits, a blank) is read again by takeField.
-        let m = 0;
-        let dot = -1;
-        let other = false;
-        for (; p < n; p++) {
-          const c = b[p];
-          const d = (c - 48) >>> 0;
-          if (d <= 9) m = m * 10 + d;
-          else if (c === D || c === T) break;
-          else if (dot < 0 && (c === 46 || (c === 44 && comma))) dot = p;
-          else other = true;
-        }
-        const digits = p - fieldStart - (dot >= 0 ? 1 : 0);
-        if (!other && digits > 0 && digits <= 15) {
-          plain = true;
-          value = dot >= 0 ? m / POW10[p - dot - 1] : m;
-        }
-        fieldEnd = p;
-      } else {
-        while (p < n) {
-          const c = b[p];
-          if (c === D || c === T) break;
-          p++;
-        }
-        fieldEnd = p;
-      }
+        p = this.quotedField(b, p, eof, f);
+        if (p === NEED_MORE) return -1;
+        if (p === FATAL) return n;
+      } else if (f < columns && kinds[f] === FieldKind.Number) p = this.numberField(b, p, f);
+      else p = this.textField(b, p, f);
       if (p >= n) {
         if (!eof) return -1;
-        this.partialLastLine(b, start, f + 1, fieldStart, fieldEnd);
+        this.partialLastLine(b, start, f + 1, fieldStart);
         return n;
       }
-      if (T === LF && b[p] === LF && fieldEnd > fieldStart && b[fieldEnd - 1] === CR) fieldEnd--;
-      if (plain) numberData[slots[f]][row] = value;
-      else if (f < columns) this.takeField(b, fieldStart, fieldEnd, f, quoted);
       f++;
       p++;
       if (b[p - 1] !== D) break;
     }
+    return this.endRecord(b, start, p, f);
+  }
+
+  /** Judges a whole record (`start`…`end`, line break included) of `fields` fields. */
+  private endRecord(b: Uint8Array, start: number, end: number, fields: number): number {
     const line = this.line;
-    this.line += 1 + extraLines;
-    if (p - start > MAX_LINE_BYTES) {
+    const columns = this.fieldKind.length;
+    this.line += 1 + this.extraLines;
+    if (end - start > MAX_LINE_BYTES) {
       this.fatal(line, `line longer than ${MAX_LINE_BYTES} bytes`);
-    } else if (f !== columns) {
-      if (f === 1 && this.blank(b, start, p - 1)) return p;
-      this.error(line, `${f} fields, the header has ${columns}`);
+    } else if (fields !== columns) {
+      if (fields === 1 && this.blank(b, start, end - 1)) return end;
+      this.error(line, `${fields} fields, the header has ${columns}`);
     } else if (this.rowProblem !== null) this.error(line, this.rowProblem);
     else this.storeRow(line);
+    return end;
+  }
+
+  /** Where an unquoted field ends, without the CR of a CRLF line break. */
+  private unquotedEnd(b: Uint8Array, start: number, p: number): number {
+    return this.lineEnd === LF && b[p] === LF && p > start && b[p - 1] === CR ? p - 1 : p;
+  }
+
+  /**
+   * A numeric field: one pass finds its end and reads a plain decimal as it goes (the fast path
+   * of decimalAt, fused; the decimal point's position gives the scale). Anything else (a sign,
+   * an exponent, more than 15 digits, a blank, a CR) is read again by takeField. Returns the
+   * index of the delimiter or line break after it (`b.length` when none).
+   */
+  private numberField(b: Uint8Array, start: number, f: number): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    const comma = this.decimalComma;
+    let m = 0;
+    let dot = -1;
+    let other = false;
+    let p = start;
+    for (; p < n; p++) {
+      const c = b[p];
+      const d = (c - 48) >>> 0;
+      if (d <= 9) m = m * 10 + d;
+      else if (c === D || c === T) break;
+      else if (dot < 0 && (c === 46 || (c === 44 && comma))) dot = p;
+      else other = true;
+    }
+    const digits = p - start - (dot >= 0 ? 1 : 0);
+    if (!other && digits > 0 && digits <= 15) {
+      this.numberData[this.fieldSlot[f]][this.rows] = dot >= 0 ? m / POW10[p - dot - 1] : m;
+    } else this.takeField(b, start, this.unquotedEnd(b, start, p), f, false);
+    return p;
+  }
+
+  /** An unquoted text field (or one past the header's columns); returns where it ends, as numberField. */
+  private textField(b: Uint8Array, start: number, f: number): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    let p = start;
+    while (p < n) {
+      const c = b[p];
+      if (c === D || c === T) break;
+      p++;
+    }
+    if (f < this.fieldKind.length) this.takeField(b, start, this.unquotedEnd(b, start, p), f, false);
+    return p;
+  }
+
+  /**
+   * A quoted field opening at `start`: RFC 4180, line breaks inside counted in `extraLines`.
+   * Returns the index of the delimiter or line break after it, NEED_MORE, or FATAL (a quote
+   * never closed: the error is recorded).
+   */
+  private quotedField(b: Uint8Array, start: number, eof: boolean, f: number): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    const q = quotedEnd(b, start, n, eof, T, this.breaks);
+    if (q < 0) {
+      if (!eof) return NEED_MORE;
+      this.fatal(
+        this.line + this.extraLines,
+        "a quote opened here is never closed: the rest of the file would be one field",
+      );
+      return FATAL;
+    }
+    this.extraLines += this.breaks.n;
+    let p = q;
+    if (T === LF && p < n && b[p] === CR) {
+      // CRLF after a closing quote: the CR belongs to the line break.
+      if (p + 1 === n && !eof) return NEED_MORE;
+      if (p + 1 < n && b[p + 1] === LF) p++;
+    }
+    if (p < n && b[p] !== D && b[p] !== T) {
+      this.rowProblem ??= `text after the closing quote of field ${f + 1}`;
+      while (p < n && b[p] !== D && b[p] !== T) p++;
+    }
+    if (f < this.fieldKind.length) this.takeField(b, start, q, f, true);
     return p;
   }
 
@@ -564,13 +600,13 @@ export class IogenCsvReader {
   }
 
   /** The last record has no line break after it: it may be cut off, so it is dropped, and said. */
-  private partialLastLine(b: Uint8Array, start: number, fields: number, lastStart: number, lastEnd: number): void {
+  private partialLastLine(b: Uint8Array, start: number, fields: number, lastStart: number): void {
     if (fields === 1 && this.blank(b, start, b.length)) return;
     const columns = this.fieldKind.length;
     const what =
       fields < columns
         ? `${fields} of ${columns} fields`
-        : `no line break at its end, so its last value '${textAt(b, lastStart, Math.min(lastEnd, lastStart + 40))}' may be cut off`;
+        : `no line break at its end, so its last value '${textAt(b, lastStart, Math.min(b.length, lastStart + 40))}' may be cut off`;
     this.warnings.push({ file: this.file, line: this.line, message: `1 truncated last line skipped (${what})` });
   }
 

@@ -20,7 +20,7 @@ import type { TablePlan, WorkbookPlan } from "../../analysis/plan";
 import { readLabStream, type LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { formatNumber, renderHtml } from "../../report/html";
-import { renderXlsx, writeFileAtomic } from "../../report/xlsx";
+import { writeFileAtomic, writeXlsxFile } from "../../report/xlsx";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 
@@ -392,9 +392,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     const xlsxPath = path.join(a.out, "lab-report.xlsx");
     const htmlPath = path.join(a.out, "lab-report.html");
-    const xlsx = await renderXlsx(plan);
     const html = renderHtml(plan);
-    writeFileAtomic(xlsxPath, xlsx);
+    await writeXlsxFile(plan, xlsxPath);
     writeFileAtomic(htmlPath, html);
 
     const steps = plan.sheets.find((s) => s.name === "Steps")?.tables[0];

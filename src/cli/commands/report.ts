@@ -18,7 +18,8 @@ import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
 import { isDomainError } from "../../core/errors";
-import { removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
+import { planCells, removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
+import type { WorkbookPlan } from "../../analysis/plan";
 import { renderHtml } from "../../report/html";
 
 export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";
@@ -98,45 +99,42 @@ export function checkOutput(option: string, target: string, ext: RegExp, inputs:
   if (!fs.existsSync(dir)) throw new UsageError(`${option} ${target}: directory ${dir} does not exist`);
 }
 
-/** Runs `caplab report`; returns the exit code. */
-export async function run(args: string[], io: CliIo): Promise<number> {
-  let a: Args;
-  try {
-    a = readArgs(args);
-    if (a.help) {
-      io.out(HELP);
-      return 0;
+/** Reads and checks the arguments; a UsageError names the option or file. */
+function checkedArgs(args: string[]): Args {
+  const a = readArgs(args);
+  if (a.help) return a;
+  if (a.inputs.length === 0) throw new UsageError("no input files (see caplab report --help)");
+  if (!a.output) throw new UsageError("-o OUT.xlsx is required");
+  checkOutput("-o", a.output, /\.xlsx$/i, a.inputs, a.force);
+  if (a.html !== undefined) {
+    checkOutput("--html", a.html, /\.(html|htm)$/i, a.inputs, a.force);
+    if (sameFile(a.html, a.output) || path.resolve(a.html) === path.resolve(a.output)) {
+      throw new UsageError("--html and -o name the same file");
     }
-    if (a.inputs.length === 0) throw new UsageError("no input files (see caplab report --help)");
-    if (!a.output) throw new UsageError("-o OUT.xlsx is required");
-    checkOutput("-o", a.output, /\.xlsx$/i, a.inputs, a.force);
-    if (a.html !== undefined) {
-      checkOutput("--html", a.html, /\.(html|htm)$/i, a.inputs, a.force);
-      if (sameFile(a.html, a.output) || path.resolve(a.html) === path.resolve(a.output)) {
-        throw new UsageError("--html and -o name the same file");
-      }
-    }
-    for (const f of a.inputs) {
-      if (!fs.existsSync(f)) throw new UsageError(`${f}: no such file`);
-      if (fs.statSync(f).isDirectory()) throw new UsageError(`${f}: is a directory`);
-    }
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.err(`caplab report: ${e.message}\n`);
-      return 2;
-    }
-    throw e;
   }
-
-  // Read everything first.
-  const results: LabFileResult[] = [];
   for (const f of a.inputs) {
+    if (!fs.existsSync(f)) throw new UsageError(`${f}: no such file`);
+    if (fs.statSync(f).isDirectory()) throw new UsageError(`${f}: is a directory`);
+  }
+  return a;
+}
+
+/** Reads every input (streamed, 1 MiB chunks, columns sized from the file size); null after printing why not. */
+async function readInputs(inputs: string[], io: CliIo): Promise<LabFileResult[] | null> {
+  const results: LabFileResult[] = [];
+  for (const f of inputs) {
     try {
-      const size = fs.statSync(f).isFile() ? fs.statSync(f).size : 0;
-      results.push(await readLabStream(fs.createReadStream(f, { highWaterMark: 1 << 20 }), f, size));
+      const stat = fs.statSync(f);
+      const started = Date.now();
+      if (stat.size > 16 << 20) io.err(`caplab report: reading ${f} (${(stat.size / 2 ** 20).toFixed(0)} MiB) ...\n`);
+      results.push(
+        await readLabStream(fs.createReadStream(f, { highWaterMark: 1 << 20 }), f, stat.isFile() ? stat.size : 0),
+      );
+      if (Date.now() - started > 1000)
+        io.err(`caplab report: read ${f} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     } catch (e) {
       io.err(`caplab report: ${f}: ${(e as Error).message}\nNothing was written.\n`);
-      return 2;
+      return null;
     }
   }
   const failed = results.filter((r) => r.errors.length > 0);
@@ -144,12 +142,61 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (failed.length > 0) {
     for (const r of failed) for (const p of r.errors) io.err(`error: ${formatProblem(p)}\n`);
     io.err(`caplab report: ${failed.length} input file${failed.length > 1 ? "s" : ""} failed; nothing was written.\n`);
-    return 2;
+    return null;
   }
+  return results;
+}
 
-  // Build the plan and render both outputs to temporary files beside their targets; rename them
-  // into place only when both exist, so a failure leaves the targets as they were.
-  let plan;
+/**
+ * Renders both outputs to temporary files beside their targets and renames them into place only
+ * when both exist, so a failure leaves the targets as they were. Returns the exit code.
+ */
+async function writeOutputs(plan: WorkbookPlan, html: string | undefined, a: Args, io: CliIo): Promise<number> {
+  const output = a.output!;
+  const temps: [string, string][] = [];
+  try {
+    const started = Date.now();
+    const cells = planCells(plan);
+    if (cells > 1_000_000) io.err(`caplab report: writing ${output} (${cells.toLocaleString("en-US")} cells) ...\n`);
+    temps.push([await renderXlsxToTemp(plan, output), output]);
+    if (Date.now() - started > 1000)
+      io.err(`caplab report: wrote the workbook in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    if (a.html !== undefined && html !== undefined) {
+      const tmp = tempPathFor(a.html);
+      temps.push([tmp, a.html]);
+      fs.writeFileSync(tmp, html, { flag: "wx" });
+    }
+    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
+  } catch (e) {
+    for (const [tmp] of temps) removeQuietly(tmp);
+    io.err(
+      `caplab report: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : output}: ${(e as Error).message}\n`,
+    );
+    return 1;
+  }
+  for (const [, target] of temps) io.out(`wrote ${target}\n`);
+  return 0;
+}
+
+/** Runs `caplab report`; returns the exit code. */
+export async function run(args: string[], io: CliIo): Promise<number> {
+  let a: Args;
+  try {
+    a = checkedArgs(args);
+  } catch (e) {
+    if (e instanceof UsageError) {
+      io.err(`caplab report: ${e.message}\n`);
+      return 2;
+    }
+    throw e;
+  }
+  if (a.help) {
+    io.out(HELP);
+    return 0;
+  }
+  const results = await readInputs(a.inputs, io);
+  if (results === null) return 2;
+  let plan: WorkbookPlan;
   let html: string | undefined;
   try {
     plan = buildLabPlan(results, { response: a.response });
@@ -161,22 +208,5 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  const temps: [string, string][] = [];
-  try {
-    temps.push([await renderXlsxToTemp(plan, a.output), a.output]);
-    if (a.html !== undefined && html !== undefined) {
-      const tmp = tempPathFor(a.html);
-      temps.push([tmp, a.html]);
-      fs.writeFileSync(tmp, html, { flag: "wx" });
-    }
-    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
-  } catch (e) {
-    for (const [tmp] of temps) removeQuietly(tmp);
-    io.err(
-      `caplab report: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : a.output}: ${(e as Error).message}\n`,
-    );
-    return 1;
-  }
-  for (const [, target] of temps) io.out(`wrote ${target}\n`);
-  return 0;
+  return writeOutputs(plan, html, a, io);
 }
