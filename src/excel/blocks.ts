@@ -1,0 +1,242 @@
+/**
+ * Pure layout for the Office.js renderer: how a plan's cells become the 2-D arrays Office.js is
+ * given, and how a table is cut into write blocks bounded by serialized size and rows.
+ *
+ * Why bytes and not only rows: Excel on the web refuses a request over 5 MB
+ * (`RequestPayloadSizeLimitExceeded`, docs/concepts/resource-limits-and-performance-optimization.md);
+ * a row of 30 numbers is ~400 bytes of JSON, a row of long texts can be 10 times that. Each block
+ * is measured as the JSON Office.js sends (values + number formats + formulas).
+ *
+ * Formula injection: a string that begins with =, +, -, @, tab or CR (or that Excel would turn
+ * into a number or date) gets number format "@" (text) in the same request *before* its value.
+ */
+import { CellValue, ColumnPlan, TablePlan, tableRow, tableRowCount } from "../analysis/plan";
+
+/** Largest serialized payload per sync we aim for (Excel on the web refuses 5 MB). */
+export const MAX_REQUEST_BYTES = 4_000_000;
+/** Most rows per write block (Microsoft advises 5k–20k rows per block for large writes). */
+export const MAX_BLOCK_ROWS = 20_000;
+/** Most points per chart series: larger series are sampled evenly (first and last kept). */
+export const MAX_CHART_POINTS = 1000;
+/** Share of the request budget a block's arrays may use (the rest: action framing, formats of headers). */
+const BLOCK_SHARE = 0.85;
+
+/** Text Excel would read as a formula, or mangle into a number/date, unless the cell is text-formatted. */
+export function needsTextFormat(s: string): boolean {
+  return /^[=+\-@\t\r]/.test(s) || /^\s*[\d.$€£(]/.test(s) || /^\s*(true|false)\s*$/i.test(s);
+}
+
+/** A formula whose function comes from this add-in (written only when the functions are registered). */
+export function isAddinFormula(formula: string): boolean {
+  return /\bCAPLAB\./i.test(formula);
+}
+
+/** One cell as Office.js takes it: its value, its number format, and a formula (or null). */
+export interface ExcelCell {
+  value: number | string | boolean;
+  format: string;
+  formula: string | null;
+}
+
+/**
+ * The value, number format and formula written for one plan cell.
+ *
+ * @param cell - the plan's cell
+ * @param numFmt - the column's number format ("General" when absent)
+ * @param addinFormulas - true when CAPLAB.* formulas may be written (functions registered)
+ * @returns what to write
+ * @example
+ * excelCell("=HYPERLINK(1)", "General", false) // => { value: "=HYPERLINK(1)", format: "@", formula: null }
+ */
+export function excelCell(cell: CellValue, numFmt: string, addinFormulas: boolean): ExcelCell {
+  if (cell === null) return { value: "", format: numFmt, formula: null };
+  if (typeof cell === "string")
+    return { value: cell, format: numFmt === "@" || needsTextFormat(cell) ? "@" : numFmt, formula: null };
+  if (typeof cell === "number" || typeof cell === "boolean") return { value: cell, format: numFmt, formula: null };
+  if ("error" in cell) return { value: "", format: numFmt, formula: `=${errorFormula(cell.error)}` };
+  const result = cell.result === null ? "" : cell.result;
+  const live = !isAddinFormula(cell.formula) || addinFormulas;
+  // The computed result is written as the value (so a reader of the values sees it even before
+  // Excel recalculates); the formula replaces it in the same request.
+  const value = result;
+  const format =
+    typeof result === "string" && needsTextFormat(result) && !live ? "@" : numFmt === "@" ? "General" : numFmt;
+  return { value, format, formula: live ? `=${cell.formula}` : null };
+}
+
+/** Formula that yields an Excel error value (errors cannot be written through Range.values). */
+function errorFormula(error: string): string {
+  switch (error) {
+    case "#DIV/0!":
+      return "1/0";
+    case "#NUM!":
+      return "SQRT(-1)";
+    case "#VALUE!":
+      return '"a"+1';
+    default:
+      return "NA()";
+  }
+}
+
+/** Serialized size of a JSON value, in bytes (UTF-16 length is close enough for ASCII-heavy data). */
+export function jsonBytes(value: unknown): number {
+  return JSON.stringify(value).length;
+}
+
+/** A block of table rows ready to send. */
+export interface RowBlock {
+  /** First data row (0-based, in the table). */
+  first: number;
+  values: (number | string | boolean)[][];
+  formats: string[][];
+  /** Formulas by [row in block, column]; empty when the block has none. */
+  formulas: { row: number; col: number; formula: string }[];
+  /** Serialized size of values + formats + formulas. */
+  bytes: number;
+}
+
+/**
+ * Cuts a table's data rows into blocks of at most `maxRows` rows and about `maxBytes` serialized bytes.
+ *
+ * @param table - the plan's table
+ * @param addinFormulas - whether CAPLAB.* formulas are written as formulas
+ * @param maxBytes - payload budget per block
+ * @param maxRows - row cap per block
+ * @param start - first data row to include
+ * @returns generator of blocks, in row order (rows are converted lazily, one block at a time)
+ */
+export function* rowBlocks(
+  table: TablePlan,
+  addinFormulas: boolean,
+  maxBytes = MAX_REQUEST_BYTES * BLOCK_SHARE,
+  maxRows = MAX_BLOCK_ROWS,
+  start = 0,
+): Generator<RowBlock> {
+  const n = tableRowCount(table);
+  const fmts = table.columns.map((c: ColumnPlan) => c.numFmt ?? "General");
+  let block: RowBlock = { first: start, values: [], formats: [], formulas: [], bytes: 2 };
+  for (let r = start; r < n; r++) {
+    const row = tableRow(table, r);
+    const values: (number | string | boolean)[] = [];
+    const formats: string[] = [];
+    let bytes = 6;
+    for (let c = 0; c < fmts.length; c++) {
+      const cell = excelCell(row[c] ?? null, fmts[c], addinFormulas);
+      values.push(cell.value);
+      formats.push(cell.format);
+      // Exact JSON length of the value and the format, plus their separators.
+      bytes += (typeof cell.value === "string" ? JSON.stringify(cell.value).length : String(cell.value).length) + 1;
+      bytes += cell.format.length + 3;
+      if (cell.formula !== null) {
+        block.formulas.push({ row: r - block.first, col: c, formula: cell.formula });
+        bytes += cell.formula.length + 60; // one small formulas request per cell group
+      }
+    }
+    if (block.values.length > 0 && (block.bytes + bytes > maxBytes || block.values.length >= maxRows)) {
+      // Move the formulas of this row (already pushed) to the next block.
+      const moved = block.formulas.filter((f) => f.row === r - block.first);
+      block.formulas = block.formulas.filter((f) => f.row !== r - block.first);
+      yield block;
+      block = { first: r, values: [], formats: [], formulas: moved.map((f) => ({ ...f, row: 0 })), bytes: 2 };
+    }
+    block.values.push(values);
+    block.formats.push(formats);
+    block.bytes += bytes;
+  }
+  if (block.values.length > 0) yield block;
+}
+
+/**
+ * Groups a block's formulas into vertical runs in one column, so each run is one `Range.formulas`
+ * write (a Model column of 10,000 formulas is one request, not 10,000).
+ */
+export function formulaRuns(block: RowBlock): { row: number; col: number; formulas: string[][] }[] {
+  const byCol = new Map<number, { row: number; formula: string }[]>();
+  for (const f of block.formulas) {
+    const list = byCol.get(f.col) ?? [];
+    list.push(f);
+    byCol.set(f.col, list);
+  }
+  const runs: { row: number; col: number; formulas: string[][] }[] = [];
+  for (const [col, list] of byCol) {
+    list.sort((a, b) => a.row - b.row);
+    let run: { row: number; col: number; formulas: string[][] } | null = null;
+    for (const f of list) {
+      if (run && f.row === run.row + run.formulas.length) run.formulas.push([f.formula]);
+      else {
+        run = { row: f.row, col, formulas: [[f.formula]] };
+        runs.push(run);
+      }
+    }
+  }
+  return runs;
+}
+
+/**
+ * Evenly samples paired x/y arrays down to at most `max` points (first and last kept), so a
+ * chart of a million subintervals gets `max` points.
+ *
+ * @example
+ * samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3) // => { x: [1, 3, 5], y: [1, 3, 5] }
+ */
+export function samplePoints(x: number[], y: number[], max = MAX_CHART_POINTS): { x: number[]; y: number[] } {
+  const n = Math.min(x.length, y.length);
+  if (n <= max) return { x: x.slice(0, n), y: y.slice(0, n) };
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < max; i++) {
+    const k = Math.round((i * (n - 1)) / (max - 1));
+    xs.push(x[k]);
+    ys.push(y[k]);
+  }
+  return { x: xs, y: ys };
+}
+
+/** Excel's sheet-name limit. */
+export const MAX_SHEET_NAME = 31;
+
+/**
+ * A sheet name not yet taken (case-insensitive, as Excel compares): "Steps", "Steps (2)", …
+ *
+ * @example
+ * freeSheetName("Steps", new Set(["steps"])) // => "Steps (2)"
+ */
+export function freeSheetName(base: string, taken: Set<string>): string {
+  const clean = base.replace(/[:\\/?*[\]]/g, "_");
+  for (let n = 1; ; n++) {
+    const tail = n === 1 ? "" : ` (${n})`;
+    const name = clean.slice(0, MAX_SHEET_NAME - tail.length) + tail;
+    if (!taken.has(name.toLowerCase())) {
+      taken.add(name.toLowerCase());
+      return name;
+    }
+  }
+}
+
+/**
+ * A table name not yet taken in the workbook (names are workbook-wide): "Steps", "Steps_2", …
+ *
+ * @example
+ * freeTableName("Steps", new Set(["steps"])) // => "Steps_2"
+ */
+export function freeTableName(base: string, taken: Set<string>): string {
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? base : `${base}_${n}`;
+    if (!taken.has(name.toLowerCase())) {
+      taken.add(name.toLowerCase());
+      return name;
+    }
+  }
+}
+
+/** Column letters of a 0-based column index (0 → A, 26 → AA). */
+export function columnLetters(col: number): string {
+  let s = "";
+  let n = col + 1;
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}

@@ -1,0 +1,360 @@
+/**
+ * The Office.js renderer of a {@link WorkbookPlan}: every `Excel.run` of the lab import is here.
+ * It receives a plan and returns plain data (sheets written, tables, charts, one log entry per
+ * request with its serialized size), so the pane and the tests need no Office objects.
+ *
+ * How it writes (docs/excel/performance.md, excel-add-ins-ranges-large.md):
+ * - each table's cells as 2-D `Range.numberFormat` + `Range.values` blocks (≤ 20,000 rows and
+ *   ≤ ~3.4 MB of JSON each, one sync per block, calculation suspended while writing), then one
+ *   `sheet.tables.add` over the written range — never row by row;
+ * - a request refused as too large (`RequestPayloadSizeLimitExceeded`, Excel on the web) is sent
+ *   again in blocks half the size;
+ * - number formats before values, so text that begins with = + - @ tab CR stays text;
+ * - a sheet or table name already in the workbook gets a suffix ("Steps (2)", "Steps_2"): nothing
+ *   existing is overwritten;
+ * - charts are native XYScatter charts with `seriesBy: Columns` set explicitly (`auto` misplots on
+ *   the web, OfficeDev/office-js#2929), drawn from a small data block beside the tables; series
+ *   are sampled to at most 1,000 points;
+ * - `CAPLAB.*` formulas only when the custom functions are registered in this runtime (else Excel
+ *   can leave them at #NAME?, OfficeDev/office-js#6611); otherwise their computed values.
+ */
+import { ChartPlan, SheetPlan, TablePlan, WorkbookPlan, tableRowCount } from "../analysis/plan";
+import {
+  MAX_BLOCK_ROWS,
+  MAX_REQUEST_BYTES,
+  RowBlock,
+  columnLetters,
+  formulaRuns,
+  freeSheetName,
+  freeTableName,
+  jsonBytes,
+  rowBlocks,
+  samplePoints,
+} from "./blocks";
+
+/** The requirement set the renderer needs: series.add/setValues, freezePanes, chart series types (1.7). */
+export const REQUIRED_EXCEL_API = "1.7";
+
+/** What the pane shows while writing. */
+export interface RenderProgress {
+  /** 1-based index of the sheet being written, and how many there are. */
+  sheet: number;
+  sheets: number;
+  name: string;
+  /** Data rows written so far in this sheet, out of its total. */
+  rows: number;
+  rowsTotal: number;
+}
+
+export interface RenderOptions {
+  /** True when the CAPLAB custom functions are registered in this runtime. */
+  functionsRegistered: boolean;
+  onProgress?: (p: RenderProgress) => void;
+  /** Checked between requests; when aborted, writing stops with a {@link RenderCancelled}. */
+  signal?: AbortSignal;
+  /** Payload budget per request (default 4,000,000 bytes). */
+  maxRequestBytes?: number;
+}
+
+/** One request sent (one `context.sync`). */
+export interface RequestLogEntry {
+  sheet: string;
+  what: string;
+  /** Serialized size of the arrays sent (values, number formats, formulas, chart data). */
+  bytes: number;
+  rows: number;
+}
+
+export interface RenderResult {
+  /** Plan sheet name → the name written (differs when the name was taken). */
+  sheets: { planned: string; written: string }[];
+  tables: string[];
+  charts: number;
+  /** Whether CAPLAB.* formulas were written (else their values). */
+  addinFormulas: boolean;
+  requests: RequestLogEntry[];
+  /** Requests refused as too large and sent again smaller. */
+  retries: number;
+}
+
+/** Thrown when the signal is aborted; `written` lists the sheets completed before it. */
+export class RenderCancelled extends Error {
+  constructor(readonly written: string[]) {
+    super(
+      written.length > 0
+        ? `Import cancelled; sheets already written: ${written.join(", ")}`
+        : "Import cancelled; nothing was written",
+    );
+    this.name = "RenderCancelled";
+  }
+}
+
+/**
+ * What the host lacks for the import, as a sentence, or null when everything is there.
+ *
+ * @returns e.g. "Importing needs ExcelApi 1.7 (Excel 2019 or later, Microsoft 365, Excel on the web); this Excel supports ExcelApi 1.4."
+ */
+export function missingRequirements(): string | null {
+  if (typeof Office === "undefined" || !Office.context?.requirements) return "Not running inside Excel.";
+  const req = Office.context.requirements;
+  if (req.isSetSupported("ExcelApi", REQUIRED_EXCEL_API)) return null;
+  let best = "none";
+  for (let minor = 1; minor < 7; minor++) if (req.isSetSupported("ExcelApi", `1.${minor}`)) best = `1.${minor}`;
+  return (
+    `Importing needs ExcelApi ${REQUIRED_EXCEL_API} (Excel 2019 or later, Microsoft 365, Excel on the web); ` +
+    `this Excel supports ExcelApi ${best}. Update Excel, or use \`caplab report\` to write an .xlsx file.`
+  );
+}
+
+function isPayloadTooLarge(e: unknown): boolean {
+  const code = (e as { code?: string })?.code ?? "";
+  return code === "RequestPayloadSizeLimitExceeded" || /payload.*(size|large)/i.test(String((e as Error)?.message));
+}
+
+/** Where each table goes: the plan's `at`, or stacked below the notes and previous table. */
+function tablePositions(sheet: SheetPlan): { row: number; col: number }[] {
+  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
+  return sheet.tables.map((t) => {
+    const at = t.at ?? { row: next, col: 0 };
+    next = at.row + tableRowCount(t) + 2;
+    return at;
+  });
+}
+
+class Writer {
+  readonly log: RequestLogEntry[] = [];
+  retries = 0;
+  constructor(
+    private readonly context: Excel.RequestContext,
+    private readonly options: RenderOptions,
+  ) {}
+
+  private get budget(): number {
+    return this.options.maxRequestBytes ?? MAX_REQUEST_BYTES;
+  }
+
+  async sync(sheet: string, what: string, bytes: number, rows: number): Promise<void> {
+    if (this.options.signal?.aborted) throw new RenderCancelled([]);
+    await this.context.sync();
+    this.log.push({ sheet, what, bytes, rows });
+  }
+
+  /** Notes in column A (text-formatted: a note is never a formula). */
+  writeNotes(ws: Excel.Worksheet, notes: string[]): number {
+    if (notes.length === 0) return 0;
+    const range = ws.getRangeByIndexes(0, 0, notes.length, 1);
+    const formats = notes.map(() => ["@"]);
+    const values = notes.map((n) => [n]);
+    range.numberFormat = formats;
+    range.values = values;
+    if (notes.length > 0) ws.getRangeByIndexes(0, 0, 1, 1).format.font.bold = true;
+    return jsonBytes(formats) + jsonBytes(values);
+  }
+
+  /** Writes one table's header and data blocks, then makes it an Excel table. */
+  async writeTable(
+    ws: Excel.Worksheet,
+    sheetName: string,
+    table: TablePlan,
+    at: { row: number; col: number },
+    tableName: string,
+    progress: (rows: number) => void,
+  ): Promise<void> {
+    const cols = table.columns.length;
+    const header = ws.getRangeByIndexes(at.row, at.col, 1, cols);
+    const headerFormats = [table.columns.map(() => "@")];
+    const headerValues = [table.columns.map((c) => c.header)];
+    header.numberFormat = headerFormats;
+    header.values = headerValues;
+    let pendingBytes = jsonBytes(headerFormats) + jsonBytes(headerValues);
+    const n = tableRowCount(table);
+    const addin = this.options.functionsRegistered;
+    let budget = this.budget * 0.85;
+    let start = 0;
+    while (start < n) {
+      let failed = false;
+      for (const block of rowBlocks(table, addin, budget, MAX_BLOCK_ROWS, start)) {
+        const bytes = this.queueBlock(ws, block, at) + pendingBytes;
+        try {
+          await this.sync(
+            sheetName,
+            `${tableName} rows ${block.first + 1}-${block.first + block.values.length}`,
+            bytes,
+            block.values.length,
+          );
+        } catch (e) {
+          if (!isPayloadTooLarge(e) || block.values.length <= 1) throw e;
+          // Refused as too large: send the same rows again in blocks half the size.
+          this.retries++;
+          budget = Math.max(budget / 2, 1000);
+          start = block.first;
+          failed = true;
+          break;
+        }
+        pendingBytes = 0;
+        start = block.first + block.values.length;
+        progress(start);
+      }
+      if (!failed) break;
+    }
+    const range = ws.getRangeByIndexes(at.row, at.col, n + 1, cols);
+    const t = ws.tables.add(range, true);
+    t.name = tableName;
+    this.setWidths(ws, table, at, n);
+    await this.sync(sheetName, `${tableName} table`, pendingBytes, 0);
+  }
+
+  /** Queues a block's formats, values and formulas; returns the serialized size queued. */
+  private queueBlock(ws: Excel.Worksheet, block: RowBlock, at: { row: number; col: number }): number {
+    const rows = block.values.length;
+    const cols = block.values[0].length;
+    this.context.application.suspendApiCalculationUntilNextSync();
+    const range = ws.getRangeByIndexes(at.row + 1 + block.first, at.col, rows, cols);
+    range.numberFormat = block.formats;
+    range.values = block.values;
+    let bytes = jsonBytes(block.formats) + jsonBytes(block.values);
+    for (const run of formulaRuns(block)) {
+      ws.getRangeByIndexes(at.row + 1 + block.first + run.row, at.col + run.col, run.formulas.length, 1).formulas =
+        run.formulas;
+      bytes += jsonBytes(run.formulas);
+    }
+    return bytes;
+  }
+
+  private setWidths(ws: Excel.Worksheet, table: TablePlan, at: { row: number; col: number }, n: number): void {
+    table.columns.forEach((c, j) => {
+      const column = ws.getRangeByIndexes(at.row, at.col + j, 1, 1).getEntireColumn();
+      // Excel's column width is in points; a character of the default font is about 7 points.
+      if (c.width !== undefined) column.format.columnWidth = Math.round(c.width * 7 + 5);
+      else ws.getRangeByIndexes(at.row, at.col + j, Math.min(n, 200) + 1, 1).format.autofitColumns();
+    });
+  }
+
+  /** Writes the chart's (sampled) series beside the tables and draws a native XY scatter chart. */
+  addChart(ws: Excel.Worksheet, chart: ChartPlan, dataCol: number, anchor: { row: number; col: number }): number {
+    let col = dataCol;
+    let bytes = 0;
+    let excelChart: Excel.Chart | null = null;
+    for (const series of chart.series) {
+      const { x, y } = samplePoints(series.x, series.y);
+      if (x.length === 0) continue;
+      const block = [[`${chart.id}: ${series.name} x`, "y"], ...x.map((xi, i) => [xi, y[i]])];
+      const formats = block.map((_, i) => (i === 0 ? ["@", "@"] : ["General", "General"]));
+      const range = ws.getRangeByIndexes(0, col, block.length, 2);
+      range.numberFormat = formats;
+      range.values = block;
+      bytes += jsonBytes(block) + jsonBytes(formats);
+      const xRange = ws.getRangeByIndexes(1, col, x.length, 1);
+      const yRange = ws.getRangeByIndexes(1, col + 1, x.length, 1);
+      let s: Excel.ChartSeries;
+      if (excelChart === null) {
+        excelChart = ws.charts.add(
+          Excel.ChartType.xyscatter,
+          ws.getRangeByIndexes(1, col, x.length, 2),
+          Excel.ChartSeriesBy.columns,
+        );
+        s = excelChart.series.getItemAt(0);
+      } else {
+        s = excelChart.series.add(series.name);
+        s.setXAxisValues(xRange);
+        s.setValues(yRange);
+      }
+      s.name = series.name;
+      s.chartType =
+        series.style === "points"
+          ? Excel.ChartType.xyscatter
+          : series.style === "line"
+            ? Excel.ChartType.xyscatterLinesNoMarkers
+            : Excel.ChartType.xyscatterLines;
+      col += 3;
+    }
+    if (excelChart === null) return bytes;
+    excelChart.title.text = chart.title;
+    excelChart.axes.categoryAxis.title.text = chart.xTitle;
+    excelChart.axes.valueAxis.title.text = chart.yTitle;
+    excelChart.setPosition(
+      `${columnLetters(anchor.col)}${anchor.row + 1}`,
+      `${columnLetters(anchor.col + 7)}${anchor.row + 18}`,
+    );
+    return bytes;
+  }
+}
+
+/** Columns used by a sheet's notes and tables (charts and their data go to the right of them). */
+function usedColumns(sheet: SheetPlan, positions: { row: number; col: number }[]): number {
+  let cols = sheet.notes.length > 0 ? 1 : 0;
+  sheet.tables.forEach((t, i) => (cols = Math.max(cols, positions[i].col + t.columns.length)));
+  return cols;
+}
+
+/**
+ * Writes a workbook plan into the open workbook, after the existing sheets.
+ *
+ * @param plan - the analysis (from `buildLabPlan`)
+ * @param options - whether CAPLAB functions are registered; progress and cancel
+ * @returns the sheets, tables and charts written and the request log
+ * @throws Error naming the missing requirement set; {@link RenderCancelled} when cancelled
+ */
+export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOptions): Promise<RenderResult> {
+  const missing = missingRequirements();
+  if (missing) throw new Error(missing);
+  const written: { planned: string; written: string }[] = [];
+  const tables: string[] = [];
+  let charts = 0;
+  let log: RequestLogEntry[] = [];
+  let retries = 0;
+  try {
+    await Excel.run(async (context) => {
+      const writer = new Writer(context, options);
+      log = writer.log;
+      const sheets = context.workbook.worksheets;
+      sheets.load("items/name");
+      const workbookTables = context.workbook.tables;
+      workbookTables.load("items/name");
+      await writer.sync("", "read sheet and table names", 0, 0);
+      const takenSheets = new Set(sheets.items.map((s) => s.name.toLowerCase()));
+      const takenTables = new Set(workbookTables.items.map((t) => t.name.toLowerCase()));
+      let first: Excel.Worksheet | null = null;
+      for (const [k, sheet] of plan.sheets.entries()) {
+        const name = freeSheetName(sheet.name, takenSheets);
+        const ws = sheets.add(name);
+        first ??= ws;
+        const positions = tablePositions(sheet);
+        const rowsTotal = sheet.tables.reduce((a, t) => a + tableRowCount(t), 0);
+        let rowsBefore = 0;
+        const report = (rows: number): void =>
+          options.onProgress?.({ sheet: k + 1, sheets: plan.sheets.length, name, rows, rowsTotal });
+        report(0);
+        const noteBytes = writer.writeNotes(ws, sheet.notes);
+        await writer.sync(name, "sheet and notes", noteBytes, sheet.notes.length);
+        for (const [i, table] of sheet.tables.entries()) {
+          const tableName = freeTableName(table.name, takenTables);
+          await writer.writeTable(ws, name, table, positions[i], tableName, (rows) => report(rowsBefore + rows));
+          rowsBefore += tableRowCount(table);
+          tables.push(tableName);
+        }
+        if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(positions[0].row + 1);
+        const used = usedColumns(sheet, positions);
+        const dataCol = used + 10;
+        let chartBytes = 0;
+        sheet.charts.forEach((chart, i) => {
+          chartBytes += writer.addChart(ws, chart, dataCol + i * 3 * Math.max(1, chart.series.length), {
+            row: 1 + i * 19,
+            col: used + 1,
+          });
+          charts++;
+        });
+        await writer.sync(name, `freeze panes and ${sheet.charts.length} charts`, chartBytes, 0);
+        written.push({ planned: sheet.name, written: name });
+        report(rowsTotal);
+      }
+      first?.activate();
+      await writer.sync("", "activate first sheet", 0, 0);
+      retries = writer.retries;
+    });
+  } catch (e) {
+    if (e instanceof RenderCancelled) throw new RenderCancelled(written.map((w) => w.written));
+    throw e;
+  }
+  return { sheets: written, tables, charts, addinFormulas: options.functionsRegistered, requests: log, retries };
+}

@@ -1,0 +1,224 @@
+import * as fs from "fs";
+import * as path from "path";
+import { createFakeHost, FakeHost, installFakeHost } from "./fake-excel";
+import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
+import { freeSheetName, samplePoints, needsTextFormat } from "../../src/excel/blocks";
+import { WorkbookPlan, TablePlan } from "../../src/analysis/plan";
+import { readLabText } from "../../src/import/detect";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
+
+function install(options = {}): FakeHost {
+  const host = createFakeHost(options);
+  installFakeHost(globalThis as unknown as Record<string, unknown>, host);
+  return host;
+}
+
+/** A Subintervals-like table stored column by column: 20 number columns and 3 text columns. */
+function bigTable(rows: number): TablePlan {
+  const data: TablePlan["columnar"] = { length: rows, data: [] };
+  const columns: TablePlan["columns"] = [];
+  for (let j = 0; j < 3; j++) {
+    columns.push({ header: `label ${j}`, numFmt: "@" });
+    data.data.push({
+      kind: "text",
+      codes: Array.from({ length: rows }, (_, i) => i % 4),
+      texts: ["a", "host-b", "r100-500", "-x"],
+    });
+  }
+  for (let j = 0; j < 20; j++) {
+    columns.push({ header: `metric ${j}`, numFmt: "0.000" });
+    data.data.push({ kind: "number", values: Array.from({ length: rows }, (_, i) => i * 1.000123 + j / 7), empty: [] });
+  }
+  return { name: "Subintervals", columns, rows: [], columnar: data, at: { row: 0, col: 0 } };
+}
+
+const HOSTILE = ['=HYPERLINK("http://x","y")', "+cmd", "@SUM(1)", "-2+3", "\tTAB", "\rCR"];
+
+function hostilePlan(): WorkbookPlan {
+  return {
+    title: "t",
+    sources: [],
+    warnings: [],
+    sheets: [
+      {
+        name: "Steps",
+        notes: ["=1+1 note"],
+        freezeHeader: true,
+        tables: [
+          {
+            name: "Steps",
+            columns: [{ header: "label" }, { header: "x", numFmt: "0.0" }, { header: "y" }, { header: "2x" }],
+            rows: HOSTILE.map((h, i) => [h, i + 1, i * 2, { formula: `B${i + 4}*2`, result: (i + 1) * 2 }]),
+            at: { row: 2, col: 0 },
+          },
+          {
+            name: "Fit",
+            columns: [{ header: "fit" }],
+            rows: [[{ formula: "CAPLAB.DOE_FIT(B4:B9,C4:C9)", result: 1.5 }]],
+            at: { row: 12, col: 0 },
+          },
+        ],
+        charts: [
+          {
+            id: "c",
+            title: "y vs x",
+            kind: "scatter",
+            xTitle: "x",
+            yTitle: "y",
+            series: [
+              { name: "measured", x: [1, 2, 3], y: [0, 2, 4], style: "points" },
+              {
+                name: "model",
+                x: Array.from({ length: 5000 }, (_, i) => i),
+                y: Array.from({ length: 5000 }, (_, i) => 2 * i),
+                style: "line",
+              },
+            ],
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("renderWorkbookPlan against the in-memory Excel", () => {
+  test("a 200,000-row table: every request under 4 MB, written in blocks, calculation suspended", async () => {
+    const host = install();
+    const plan: WorkbookPlan = {
+      title: "big",
+      sources: [],
+      warnings: [],
+      sheets: [{ name: "Subintervals", notes: [], freezeHeader: true, tables: [bigTable(200_000)], charts: [] }],
+    };
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    const requests = host.workbook.requests;
+    const max = Math.max(...requests.map((r) => r.bytes));
+    expect(max).toBeLessThan(4_000_000);
+    // 200,000 rows × 23 columns: at least 200000/20000 = 10 blocks; ~3.4 MB per block means more.
+    const dataRequests = requests.filter((r) => r.calculationSuspended);
+    expect(dataRequests.length).toBeGreaterThanOrEqual(10);
+    expect(requests.every((r) => !r.refused)).toBe(true);
+    expect(result.requests.length).toBe(requests.length);
+    const s = host.workbook.sheet("Subintervals")!;
+    expect(s.get(200_000, 3)!.value).toBeCloseTo(199_999 * 1.000123, 6);
+    expect(s.get(4, 0)!.value).toBe("-x"); // text column: "-x" is not a formula
+    expect(s.get(4, 0)!.formula).toBeNull();
+    expect(host.workbook.tables).toEqual([
+      { name: "Subintervals", sheet: "Subintervals", row: 0, col: 0, rows: 200_001, cols: 23 },
+    ]);
+    expect(s.frozenRows).toBe(1);
+    console.log(`200,000 rows: ${requests.length} requests, largest ${max} bytes`);
+  });
+
+  test("a request refused as too large is sent again in smaller blocks", async () => {
+    const host = install({ maxRequestBytes: 1_000_000 });
+    const plan: WorkbookPlan = {
+      title: "big",
+      sources: [],
+      warnings: [],
+      sheets: [{ name: "Subintervals", notes: [], freezeHeader: false, tables: [bigTable(20_000)], charts: [] }],
+    };
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    expect(result.retries).toBeGreaterThan(0);
+    expect(host.workbook.requests.some((r) => r.refused)).toBe(true);
+    expect(host.workbook.sheet("Subintervals")!.get(20_000, 5)!.value).toBeCloseTo(19_999 * 1.000123 + 2 / 7, 6);
+  });
+
+  test("existing sheets and tables are never overwritten; names get a suffix", async () => {
+    const host = install();
+    await renderWorkbookPlan(hostilePlan(), { functionsRegistered: true });
+    const before = JSON.stringify([...host.workbook.sheet("Steps")!.cells]);
+    const result = await renderWorkbookPlan(hostilePlan(), { functionsRegistered: true });
+    expect(result.sheets).toEqual([{ planned: "Steps", written: "Steps (2)" }]);
+    expect(result.tables).toEqual(["Steps_2", "Fit_2"]);
+    expect(JSON.stringify([...host.workbook.sheet("Steps")!.cells])).toBe(before);
+    expect(freeSheetName("A".repeat(31), new Set(["a".repeat(31)]))).toBe(`${"A".repeat(27)} (2)`);
+  });
+
+  test("hostile labels are stored as text, plan formulas as formulas", async () => {
+    const host = install();
+    await renderWorkbookPlan(hostilePlan(), { functionsRegistered: true });
+    const s = host.workbook.sheet("Steps")!;
+    HOSTILE.forEach((h, i) => {
+      const cell = s.get(3 + i, 0)!;
+      expect(cell.value).toBe(h);
+      expect(cell.formula).toBeNull();
+      expect(cell.format).toBe("@");
+      expect(s.get(3 + i, 3)!.formula).toBe(`=B${i + 4}*2`);
+    });
+    expect(s.get(0, 0)).toEqual({ value: "=1+1 note", format: "@", formula: null });
+    expect(s.get(13, 0)!.formula).toBe("=CAPLAB.DOE_FIT(B4:B9,C4:C9)");
+    // The same fake without the text format would have made it a formula: the check can fail.
+    expect(needsTextFormat("+cmd") && needsTextFormat("\rCR") && !needsTextFormat("abc")).toBe(true);
+  });
+
+  test("CAPLAB formulas only when the functions are registered, else their values", async () => {
+    const host = install({ customFunctions: false });
+    const result = await renderWorkbookPlan(hostilePlan(), { functionsRegistered: false });
+    expect(result.addinFormulas).toBe(false);
+    const s = host.workbook.sheet("Steps")!;
+    expect(s.get(13, 0)).toEqual({ value: 1.5, format: "General", formula: null });
+    expect(s.get(3, 3)!.formula).toBe("=B4*2"); // native formulas stay live
+  });
+
+  test("charts: native XYScatter, seriesBy Columns, every series, sampled to 1,000 points", async () => {
+    const host = install();
+    await renderWorkbookPlan(hostilePlan(), { functionsRegistered: true });
+    const [chart] = host.workbook.sheet("Steps")!.charts;
+    expect(chart.type).toBe("XYScatter");
+    expect(chart.seriesBy).toBe("Columns");
+    expect(chart.title).toBe("y vs x");
+    expect(chart.series.map((s) => [s.name, s.chartType, s.x.length])).toEqual([
+      ["measured", "XYScatter", 3],
+      ["model", "XYScatterLinesNoMarkers", 1000],
+    ]);
+    expect(chart.series[0].y).toEqual([0, 2, 4]);
+    expect(chart.series[1].x[999]).toBe(4999);
+    expect(samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3)).toEqual({ x: [1, 3, 5], y: [1, 3, 5] });
+  });
+
+  test("an Excel without ExcelApi 1.7 gets a message naming what is missing", async () => {
+    install({ excelApiMinor: 4 });
+    await expect(renderWorkbookPlan(hostilePlan(), { functionsRegistered: false })).rejects.toThrow(
+      /needs ExcelApi 1\.7.*supports ExcelApi 1\.4/,
+    );
+  });
+
+  test("cancel stops between requests and names what was written", async () => {
+    install();
+    const controller = new AbortController();
+    const plan = buildLabPlan(
+      ["subintervals.csv", "summary.csv"].map((f) => {
+        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        return readLabText(fs.readFileSync(p, "utf8"), p);
+      }),
+    );
+    const promise = renderWorkbookPlan(plan, {
+      functionsRegistered: true,
+      onProgress: (p) => {
+        if (p.sheet === 3) controller.abort();
+      },
+      signal: controller.signal,
+    });
+    await expect(promise).rejects.toThrow(RenderCancelled);
+    await expect(promise).rejects.toThrow(/sheets already written: Summary, Steps$/);
+  });
+
+  test("the real 2x2 iogen result: every sheet, table and chart of the plan", async () => {
+    const host = install();
+    const plan = buildLabPlan(
+      ["subintervals.csv", "summary.csv"].map((f) => {
+        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        return readLabText(fs.readFileSync(p, "utf8"), p);
+      }),
+    );
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: true });
+    expect(host.workbook.sheets.map((s) => s.name)).toEqual(plan.sheets.map((s) => s.name));
+    expect(result.tables).toEqual(plan.sheets.flatMap((s) => s.tables.map((t) => t.name)));
+    expect(result.charts).toBe(plan.sheets.reduce((a, s) => a + s.charts.length, 0));
+    const steps = plan.sheets.find((s) => s.name === "Steps")!.tables[0];
+    const ws = host.workbook.sheet("Steps")!;
+    const iops = steps.columns.findIndex((c) => c.header === "IOPS");
+    expect(ws.get(steps.at!.row + 1, iops)!.value).toBe(steps.rows[0][iops]);
+  });
+});
