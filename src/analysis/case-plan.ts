@@ -207,15 +207,21 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   tables.push({
     name: tableName(prefix, "Assumptions"),
     columns: [
-      { header: "Discount rate per year (input)", numFmt: "0.0%", description: "A fraction per year: 10% = 0.1" },
       {
+        key: "discount_rate",
+        header: "Discount rate per year (input)",
+        numFmt: "0.0%",
+        description: "A fraction per year: 10% = 0.1",
+      },
+      {
+        key: "years",
         header: "Years",
         numFmt: "0",
         description: "Yearly payments at the start of years 0 … N − 1; rebuild the case to change",
       },
-      { header: "Currency", numFmt: "@" },
-      { header: "Time unit", numFmt: "@", description: "Unit of service times and response times" },
-      { header: "Rate unit", numFmt: "@", description: "Unit of arrival rates" },
+      { key: "currency", header: "Currency", numFmt: "@" },
+      { key: "time_unit", header: "Time unit", numFmt: "@", description: "Unit of service times and response times" },
+      { key: "rate_unit", header: "Rate unit", numFmt: "@", description: "Unit of arrival rates" },
     ],
     rows: [[input.discountRate, input.years, input.currency, input.timeUnit, input.rateUnit]],
     at: assumptionsAt,
@@ -239,22 +245,29 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     const tf = timeFormat(times);
     const withinCol = opts.some((o) => o.workloads.some((w) => w.sizing.kind === "serviceLevel"));
     const columns: ColumnPlan[] = [
-      { header: "Option" },
-      { header: "Workload" },
-      { header: `Rate (${input.rateUnit}) (input)`, description: "λ: arrival rate (IOs, calls) per time unit" },
+      { key: "option", header: "Option" },
+      { key: "workload", header: "Workload" },
       {
+        key: "rate",
+        header: `Rate (${input.rateUnit}) (input)`,
+        description: "λ: arrival rate (IOs, calls) per time unit",
+      },
+      {
+        key: "service_time",
         header: `Service time (${input.timeUnit}) (input)`,
         numFmt: tf,
         description: "S: mean service time (CPU time per IO, handling time per call)",
       },
-      { header: "Sizing rule" },
+      { key: "sizing_rule", header: "Sizing rule" },
       {
+        key: "target",
         header: "Target (input)",
         description: "Servers for a fixed count; a fraction for utilization or service level; a time for response",
       },
     ];
     if (withinCol) {
       columns.push({
+        key: "answer_within",
         header: "Answer within (input)",
         numFmt: tf,
         description: `For a service-level target: the wait allowed, in ${input.timeUnit}`,
@@ -262,11 +275,21 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     }
     const C = { rate: 2, service: 3, target: 5, within: 6, servers: withinCol ? 7 : 6 };
     columns.push(
-      { header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
-      { header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
-      { header: `Mean response (${input.timeUnit})`, numFmt: tf, description: "S + mean wait (M/M/c, exact Erlang C)" },
-      { header: `Mean wait (${input.timeUnit})`, numFmt: tf, description: "Mean time queued before service" },
-      { header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
+      { key: "servers", header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
+      { key: "utilization", header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
+      {
+        key: "mean_response",
+        header: `Mean response (${input.timeUnit})`,
+        numFmt: tf,
+        description: "S + mean wait (M/M/c, exact Erlang C)",
+      },
+      {
+        key: "mean_wait",
+        header: `Mean wait (${input.timeUnit})`,
+        numFmt: tf,
+        description: "Mean time queued before service",
+      },
+      { key: "p_wait", header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
     );
     const at = { row, col: 0 };
     const rows: CellValue[][] = [];
@@ -400,7 +423,10 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   if (costRows.length !== costRowCount) throw new Error("internal: cost rows miscounted");
   tables.push({
     name: tableName(prefix, "Costs"),
-    columns: [{ header: "Item" }, ...opts.map((o): ColumnPlan => ({ header: o.name, numFmt: cur }))],
+    columns: [
+      { key: "item", header: "Item" },
+      ...opts.map((o, i): ColumnPlan => ({ key: `option_${i + 1}`, header: o.name, numFmt: cur })),
+    ],
     rows: costRows.map((r) => [r.label, ...opts.map((o, i) => r.cells(o, i, 1 + i))]),
     at: costsAt,
   });
@@ -433,12 +459,12 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     ]);
   }
   const optionColumns = (description: string): ColumnPlan[] =>
-    opts.map((o): ColumnPlan => ({ header: o.name, numFmt: cur, description }));
+    opts.map((o, i): ColumnPlan => ({ key: `option_${i + 1}`, header: o.name, numFmt: cur, description }));
   tables.push(
     {
       name: cashName,
       columns: [
-        { header: "Year", numFmt: "0", description: "Payments at the start of the year; year 0 = now" },
+        { key: "year", header: "Year", numFmt: "0", description: "Payments at the start of the year; year 0 = now" },
         ...optionColumns("Cost paid at the start of the year"),
       ],
       rows: cashRows,
@@ -447,7 +473,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     {
       name: cumName,
       columns: [
-        { header: "Year", numFmt: "0" },
+        { key: "year", header: "Year", numFmt: "0" },
         ...optionColumns("Cumulative discounted cost: Σ cost/(1 + rate)^year up to this year"),
       ],
       rows: cumRows,
@@ -467,7 +493,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
       y: res[i].cumulativeDiscounted,
       style: "points+line",
     })),
-    source: { table: cumName, xColumn: "Year", yColumns: opts.map((o) => o.name) },
+    source: { table: cumName, xColumn: "year", yColumns: opts.map((o, i) => `option_${i + 1}`) },
   };
 
   const sheet: SheetPlan = {

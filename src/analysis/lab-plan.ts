@@ -11,21 +11,25 @@
  * twice. Live formulas are used only where a reader may want to edit an input (busy cores, D,
  * X_max, X·R); each carries the value the analysis computed.
  */
-import { linearRegression } from "simple-statistics";
 import { DomainError, isDomainError } from "../core/errors";
 import { mmcMetrics } from "../core/mmc";
+import { leastSquares } from "../core/least-squares";
 import { doeFit } from "../core/doe-fit";
 import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
+import { DOE_FIT } from "../functions/functions";
 import { IogenNumericColumn } from "../import/iogen-csv";
 import { collectLabData, LabData, LabStep, STEP_METRICS, StepMetric, SubintervalColumns } from "./lab-data";
 import {
+  AddinFormulaCell,
   CellValue,
   ChartPlan,
   ColumnData,
   ColumnPlan,
   ErrorCell,
   FormulaCell,
+  isAddinFormulaCell,
+  isFormulaCell,
   SeriesPlan,
   SheetPlan,
   TablePlan,
@@ -81,7 +85,7 @@ class SheetBuilder {
   }
 
   /** Adds a table; `get` receives `ref(key)`, the A1 address of another column in the same row. */
-  table<T>(name: string, specs: ColumnSpec<T>[], items: readonly T[]): TablePlan {
+  table<T>(name: string, specs: ColumnSpec<T>[], items: readonly T[], arrayFormula?: string): TablePlan {
     const at = { row: this.nextRow, col: 0 };
     const present = specs.filter((c) => c.keep || items.some((it) => !isEmpty(c.get(it, () => "A1"))));
     const index = new Map(present.map((c, i) => [c.key, i] as const));
@@ -96,9 +100,16 @@ class SheetBuilder {
     });
     const t: TablePlan = {
       name,
-      columns: present.map(({ header, numFmt, width, description }) => ({ header, numFmt, width, description })),
+      columns: present.map(({ key, header, numFmt, width, description }) => ({
+        key,
+        header,
+        numFmt,
+        width,
+        description,
+      })),
       rows,
       at,
+      ...(arrayFormula !== undefined ? { arrayFormula } : {}),
     };
     this.tables.push(t);
     this.nextRow += rows.length + 3;
@@ -118,7 +129,8 @@ class SheetBuilder {
     }
     const t: TablePlan = {
       name,
-      columns: present.map(({ spec: { header, numFmt, width, description } }) => ({
+      columns: present.map(({ spec: { key, header, numFmt, width, description } }) => ({
+        key,
         header,
         numFmt,
         width,
@@ -154,7 +166,7 @@ function hasValue(d: ColumnData): boolean {
 }
 
 function isEmpty(v: CellValue): boolean {
-  return v === null || v === "" || (typeof v === "object" && v !== null && "formula" in v && v.result === null);
+  return v === null || v === "" || ((isFormulaCell(v) || isAddinFormulaCell(v)) && v.result === null);
 }
 
 const num = (v: number | null | undefined): CellValue =>
@@ -164,7 +176,6 @@ function formula(f: string, result: number | null): FormulaCell | null {
   return result === null || !Number.isFinite(result) ? null : { formula: f, result };
 }
 
-const NA: ErrorCell = { error: "#N/A" };
 const NUM: ErrorCell = { error: "#NUM!" };
 
 // ---------------------------------------------------------------------------------------------
@@ -529,7 +540,16 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
       header: "M/M/c R ms",
       numFmt: F.ms,
       description: "Predicted mean response of an M/M/c queue with c = queue depth, S = measured service avg, λ = X",
-      get: (m) => (m.mmc === null ? null : m.mmc.predicted === null ? NUM : m.mmc.predicted),
+      get: (m, ref): CellValue => {
+        if (m.mmc === null) return null;
+        if (m.mmc.predicted === null) return NUM;
+        // Live in Excel: the add-in's MMC_RESPONSE on this row's c, S (s) and X (IOPS).
+        const cell: AddinFormulaCell = {
+          addinFormula: `CAPLAB.MMC_RESPONSE(${ref("c")},${ref("s")}/1000,${ref("x")})*1000`,
+          result: m.mmc.predicted,
+        };
+        return cell;
+      },
     },
     {
       key: "ratio",
@@ -565,11 +585,14 @@ function cpuLine(rows: ModelRow[]): CpuLine | null {
   const pts = same.map((m) => [m.step.values.iops as number, m.busyPct as number]);
   const xs = new Set(pts.map((p) => p[0]));
   if (xs.size < 2) return null;
-  const { m, b } = linearRegression(pts);
-  const mean = pts.reduce((s, p) => s + p[1], 0) / pts.length;
-  const ssTot = pts.reduce((s, p) => s + (p[1] - mean) ** 2, 0);
-  const ssRes = pts.reduce((s, p) => s + (p[1] - (b + m * p[0])) ** 2, 0);
-  return { basis, slope: m, intercept: b, r2: ssTot > 0 ? 1 - ssRes / ssTot : 1, cores, n: pts.length };
+  // Householder QR of [1, IOPS] (the core's solver, as R's lm): coefficients and residual sum of squares.
+  const y = pts.map((p) => p[1]);
+  const fit = leastSquares([pts.map(() => 1), pts.map((p) => p[0])], y);
+  const [b, m] = fit.coefficients;
+  if (b === null || m === null) return null;
+  const mean = y.reduce((sum, v) => sum + v, 0) / y.length;
+  const ssTot = y.reduce((sum, v) => sum + (v - mean) ** 2, 0);
+  return { basis, slope: m, intercept: b, r2: ssTot > 0 ? 1 - fit.rss / ssTot : 1, cores, n: pts.length };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -577,6 +600,8 @@ function cpuLine(rows: ModelRow[]): CpuLine | null {
 
 interface FactorInfo {
   name: string;
+  /** The factor's column key in the Steps table. */
+  key: string;
   levels: (number | string)[];
   get: (s: LabStep) => number | string | null;
 }
@@ -590,11 +615,13 @@ function twoLevelFactors(
   response: string,
 ): { two: FactorInfo[]; more: string[] } {
   const candidates: FactorInfo[] = [];
-  for (const m of FACTOR_METRICS) if (m !== response) candidates.push({ name: m, levels: [], get: (s) => s.values[m] });
+  for (const m of FACTOR_METRICS)
+    if (m !== response) candidates.push({ name: m, key: m, levels: [], get: (s) => s.values[m] });
   for (const l of labelColumns) {
     if (BOOKKEEPING_LABELS.has(l.toLowerCase()) || l === "job" || l === response) continue;
     candidates.push({
       name: l,
+      key: `label:${l}`,
       levels: [],
       get: (s) => {
         const t = s.labels[l];
@@ -635,12 +662,41 @@ function responseValue(s: LabStep, response: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** A1 reference to a cell of the Steps table from another sheet, or null when it has no such column. */
+type StepsRef = (row: number, key: string) => string | null;
+
+function stepsRefOf(sheetName: string, steps: TablePlan): StepsRef {
+  return (row, key) => {
+    const c = steps.columns.findIndex((col) => col.key === key);
+    if (c < 0 || !steps.at) return null;
+    return `'${sheetName}'!${columnLetter(steps.at.col + c)}${steps.at.row + 2 + row}`;
+  };
+}
+
+/** The DOE_FIT array as plan cells (an error in the array becomes an ErrorCell with its code). */
+function arrayCells(out: Array<Array<string | number | Error>>): CellValue[][] {
+  return out.map((row) =>
+    row.map((v): CellValue => {
+      if (!(v instanceof Error) && typeof v !== "object") return v;
+      const code = (v as { code?: unknown }).code;
+      return { error: code === "#N/A" || code === "#NUM!" || code === "#DIV/0!" ? code : "#VALUE!" };
+    }),
+  );
+}
+
+/**
+ * The Fit tables of one response: `FitData_<suffix>` (the factor and response columns, each cell a
+ * live reference to the Steps table, so editing Steps re-fits) and `Fit_<suffix>`, the array
+ * `CAPLAB.DOE_FIT` returns over them — computed here by the worksheet function itself, so the
+ * headless renderers show exactly what the live formula shows.
+ */
 function fitTables(
   sb: SheetBuilder,
   steps: LabStep[],
   factors: FactorInfo[],
   response: string,
   tableSuffix: string,
+  stepsRef: StepsRef,
 ): string {
   const ys = steps.map((s) => responseValue(s, response));
   if (ys.some((y) => y === null)) return `${response}: not available for every step, no fit.`;
@@ -661,40 +717,64 @@ function fitTables(
     if (!isDomainError(e)) throw e;
     return `${response}: DOE_FIT failed: ${e.message}`;
   }
+  const responseKey = (STEP_METRICS as readonly string[]).includes(response) ? response : `label:${response}`;
+  const live = (i: number, key: string, value: number | string): CellValue => {
+    const ref = stepsRef(i, key);
+    if (ref === null) return value;
+    // A numeric level read from a text label column: VALUE() so DOE_FIT codes it as a number.
+    const text = key.startsWith("label:") && typeof value === "number";
+    return { formula: text ? `VALUE(${ref})` : ref, result: value };
+  };
+  const dataSpecs: ColumnSpec<number>[] = [
+    ...factors.map((f, j): ColumnSpec<number> => ({
+      key: `factor_${j + 1}`,
+      header: f.name,
+      numFmt: "General",
+      keep: true,
+      get: (i) => live(i, f.key, f.get(steps[i]) as number | string),
+    })),
+    {
+      key: "response",
+      header: response,
+      numFmt: "General",
+      keep: true,
+      get: (i) => live(i, responseKey, ys[i] as number),
+    },
+  ];
+  const data = sb.table(
+    `FitData_${tableSuffix}`,
+    dataSpecs,
+    steps.map((_, i) => i),
+  );
+  const at = data.at as { row: number; col: number };
+  const first = at.row + 1;
+  const last = at.row + 1 + n;
+  const factorRange = `${columnLetter(at.col)}${first}:${columnLetter(at.col + k - 1)}${last}`;
+  const responseRange = `${columnLetter(at.col + k)}${first}:${columnLetter(at.col + k)}${last}`;
+  const header = [factors.map((f) => f.name)];
+  const array = arrayCells(
+    DOE_FIT(
+      [...header, ...steps.map((s) => factors.map((f) => f.get(s) as number | string))],
+      [[response], ...ys.map((y) => [y as number])],
+      order,
+    ),
+  );
+  const keys = ["term", "estimate", "std_error", "t_value", "p_value"];
+  const formats = [F.text, "General", "General", "0.000", "0.00E+00"];
   sb.table(
     `Fit_${tableSuffix}`,
-    [
-      { key: "term", header: `term (${response})`, numFmt: F.text, get: (t) => t.name, keep: true },
-      { key: "est", header: "estimate", numFmt: "General", get: (t) => (t.aliased ? NA : num(t.estimate)), keep: true },
-      { key: "se", header: "std error", numFmt: "General", get: (t) => (t.aliased ? NA : num(t.stdError)), keep: true },
-      { key: "t", header: "t value", numFmt: "0.000", get: (t) => (t.aliased ? NA : num(t.tValue)), keep: true },
-      { key: "p", header: "Pr(>|t|)", numFmt: "0.00E+00", get: (t) => (t.aliased ? NA : num(t.pValue)), keep: true },
-      { key: "al", header: "aliased", numFmt: F.text, get: (t) => (t.aliased ? "yes" : ""), keep: true },
-    ] as ColumnSpec<(typeof fit.terms)[number]>[],
-    fit.terms,
+    array[0].map((h, j): ColumnSpec<CellValue[]> => ({
+      key: keys[j],
+      header: String(h),
+      numFmt: formats[j],
+      keep: true,
+      get: (row) => row[j] ?? null,
+    })),
+    array.slice(1),
+    `CAPLAB.DOE_FIT(${factorRange},${responseRange},${order})`,
   );
-  const stats: [string, number | null][] = [
-    ["observations", fit.observations],
-    ["residual standard error", fit.residualStandardError],
-    ["residual df", fit.residualDf],
-    ["R²", fit.rSquared],
-    ["adjusted R²", fit.adjRSquared],
-    ["F statistic", fit.fStatistic],
-    ["F numerator df", fit.fNumeratorDf],
-    ["F denominator df", fit.fDenominatorDf],
-    ["p-value of F", fit.fPValue],
-    ["t-test df", fit.tDf],
-  ];
   const significance =
     fit.significanceFrom === "lenth" ? " (no residual df: significance from Lenth's pseudo standard error)" : "";
-  sb.table(
-    `FitStats_${tableSuffix}`,
-    [
-      { key: "k", header: `statistic (${response})`, numFmt: F.text, get: (r) => r[0], keep: true },
-      { key: "v", header: "value", numFmt: "General", get: (r) => num(r[1]), keep: true },
-    ] as ColumnSpec<[string, number | null]>[],
-    stats,
-  );
   return `${response}: ${order === 2 ? "main effects and two-factor interactions" : "main effects"}, ${fit.observations} observations, R² = ${fmt(fit.rSquared, 4)}${significance}.`;
 }
 
@@ -784,7 +864,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     "One row per step and host (iogen: category overall; fio: one row per job and direction with IO).",
     "Measure window: measure-phase subintervals, warm-up excluded. Seen-enough: the window SEEN_ENOUGH accepts on the IOPS series (±5 % at 95 %).",
   ]);
-  steps.table("Steps", stepColumns(data), main);
+  const stepsTable = steps.table("Steps", stepColumns(data), main);
 
   // Model
   const rows = main.map(modelRow);
@@ -837,7 +917,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
         ...(predicted.length > 0 ? [series("M/M/c per step", predicted, "points")] : []),
         ...mmcCurve(rows),
       ],
-      source: { table: "Model", xColumn: "X IOPS", yColumns: ["R avg ms", "M/M/c R ms"] },
+      source: { table: "Model", xColumn: "x", yColumns: ["r", "pred"] },
     });
   }
   const cpuPts: [number, number][] = rows
@@ -866,7 +946,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
       xTitle: "IOPS",
       yTitle: line?.basis === "tool" ? "tool CPU % (of one CPU)" : "CPU busy %",
       series: s,
-      source: { table: "Model", xColumn: "X IOPS", yColumns: ["CPU %"] },
+      source: { table: "Model", xColumn: "x", yColumns: ["busy"] },
     });
   }
 
@@ -887,9 +967,12 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
         "cpu_busy_pct is not in these inputs (fio does not record host CPU): the response is the tool's CPU % instead.",
       );
     }
-    const fit = new SheetBuilder("Fit", []);
     const responses = resp === "response_ms_avg" ? [resp] : [resp, "response_ms_avg"];
-    const lines = responses.map((r, i) => fitTables(fit, main, two, r, i === 0 ? "response" : "response_time"));
+    // The notes' count is known before the tables are placed (formulas refer to table positions).
+    const noteCount = 3 + responses.length + fitNotes.length + (more.length > 0 ? 1 : 0);
+    const fit = new SheetBuilder("Fit", new Array<string>(noteCount).fill(""));
+    const ref = stepsRefOf("Steps", stepsTable);
+    const lines = responses.map((r, i) => fitTables(fit, main, two, r, i === 0 ? "response" : "response_time", ref));
     const coding = two.map((f) => `${f.name}: ${f.levels[0]} → −1, ${f.levels[1]} → +1`).join("; ");
     const notes = [
       `DOE_FIT (least squares on coded factors, R lm() style) of ${responses.join(" and ")} on ${two.map((f) => f.name).join(", ")}.`,
@@ -897,12 +980,11 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
       ...lines,
       ...fitNotes,
       ...(more.length > 0 ? [`Left out (more than two levels): ${more.join(", ")}.`] : []),
-      "Tables below: first the response's terms and statistics, then the same for response_ms_avg. Aliased terms show #N/A.",
+      "Per response: the factor and response columns (references to the Steps table, so editing Steps re-fits), then " +
+        "DOE_FIT's result over them (terms, then the summary rows). Aliased terms show #N/A.",
     ];
+    if (notes.length !== noteCount) throw new Error("internal: Fit notes miscounted");
     fitSheet = { ...fit.sheet(), notes };
-    // Tables were placed assuming no notes: shift them below the notes.
-    const shift = notes.length + 1;
-    for (const t of fitSheet.tables) if (t.at) t.at = { row: t.at.row + shift, col: t.at.col };
     fitSummary = lines.join(" ");
   }
 
@@ -1067,7 +1149,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     `${main.length} steps from ${inputs.length} file${inputs.length > 1 ? "s" : ""}. Documentation: docs/analysis.md.`,
     headline,
     `Fit: ${fitSummary}`,
-    "Charts (response time vs throughput, CPU vs IOPS, time series) are in the HTML report: caplab report … --html OUT.html.",
+    `Charts: response time vs throughput and CPU vs IOPS (Model)${subSheet ? ", IOPS and response time per subinterval (Subintervals)" : ""}.`,
   ]);
   summary.table(
     "Sheets",

@@ -13,6 +13,24 @@ export interface FormulaCell {
   result: number | string | null; // the value the analysis computed, for renderers that cannot evaluate
 }
 
+/**
+ * A cell whose live form is a CAPLAB.* add-in formula, with the value the analysis computed.
+ * Renderers choose: Office.js writes the formula once the add-in's functions are registered in
+ * its runtime; renderers without the add-in (ExcelJS, HTML, text) write `result`, because a file
+ * opened without the add-in shows `#NAME?` for CAPLAB formulas.
+ *
+ * One cell, one formula (e.g. MMC_RESPONSE per row). A formula that returns an array (DOE_FIT)
+ * covers a whole table instead: see {@link TablePlan.arrayFormula}.
+ *
+ * @example { addinFormula: "CAPLAB.MMC_RESPONSE(R5,S5/1000,E5)*1000", result: 0.21 }
+ */
+export interface AddinFormulaCell {
+  /** Without the leading "=", A1 style; references to other sheets are quoted ('Steps'!B3). */
+  addinFormula: string;
+  /** The value the analysis computed for this cell. */
+  result: number | string | null;
+}
+
 /** An Excel error value in a cell (e.g. an aliased DOE_FIT term). */
 export interface ErrorCell {
   error: "#N/A" | "#NUM!" | "#VALUE!" | "#DIV/0!";
@@ -22,9 +40,35 @@ export interface ErrorCell {
  * A cell. Strings are ALWAYS data: renderers must write them as text, never as formulas,
  * even when they begin with "=", "+", "-", "@", tab or CR (formula injection).
  */
-export type CellValue = number | string | boolean | null | FormulaCell | ErrorCell;
+export type CellValue = number | string | boolean | null | FormulaCell | AddinFormulaCell | ErrorCell;
+
+/** True for a {@link FormulaCell}. */
+export function isFormulaCell(v: CellValue): v is FormulaCell {
+  return typeof v === "object" && v !== null && "formula" in v;
+}
+
+/** True for an {@link AddinFormulaCell}. */
+export function isAddinFormulaCell(v: CellValue): v is AddinFormulaCell {
+  return typeof v === "object" && v !== null && "addinFormula" in v;
+}
+
+/**
+ * The value a renderer without live formulas shows for a cell: a formula's result, an error's
+ * code kept as the error object, anything else as is.
+ *
+ * @example cellResult({ addinFormula: "CAPLAB.MMC_RESPONSE(1,2,0.1)", result: 2.5 }) // => 2.5
+ */
+export function cellResult(v: CellValue): number | string | boolean | null | ErrorCell {
+  if (isFormulaCell(v) || isAddinFormulaCell(v)) return v.result;
+  return v;
+}
 
 export interface ColumnPlan {
+  /**
+   * Stable identifier of the column within its table (e.g. `iops`, `label:protocol`), used by
+   * tests, chart sources and text tables instead of the display header, which may change.
+   */
+  key: string;
   /** Header text as shown. */
   header: string;
   /** Excel number format, e.g. "0.00", "0.0%", "#,##0", "@" for text. */
@@ -74,6 +118,14 @@ export interface TablePlan {
    * renderer places the table below the notes and the previous table, one blank row between.
    */
   at?: { row: number; col: number };
+  /**
+   * When present, the header and rows are the array this add-in formula returns (without "=";
+   * e.g. `CAPLAB.DOE_FIT(A5:B9,C5:C9,2)`, addresses relative to the same sheet). A live renderer
+   * writes the formula in the header's first cell and lets it spill (not inside an Excel table,
+   * which cannot hold a spilling formula), after the add-in's functions are registered; the
+   * others write the header and rows as values.
+   */
+  arrayFormula?: string;
 }
 
 export interface SeriesPlan {
@@ -90,7 +142,10 @@ export interface ChartPlan {
   xTitle: string;
   yTitle: string;
   series: SeriesPlan[];
-  /** The table (by name) and columns the series come from, for native Excel charts. */
+  /**
+   * The table (by name) and its columns (by {@link ColumnPlan.key}) the series come from, for
+   * native Excel charts drawn over the cells. `yColumns[i]` gives `series[i]` where both exist.
+   */
   source?: { table: string; xColumn: string; yColumns: string[] };
 }
 
@@ -120,7 +175,7 @@ export interface WorkbookPlan {
  * @param table - a table plan
  * @returns its row count (header not included)
  * @example
- * tableRowCount({ name: "T", columns: [{ header: "a" }], rows: [[1], [2]] }) // => 2
+ * tableRowCount({ name: "T", columns: [{ key: "a", header: "a" }], rows: [[1], [2]] }) // => 2
  */
 export function tableRowCount(table: TablePlan): number {
   return table.columnar ? table.columnar.length : table.rows.length;
@@ -135,7 +190,7 @@ export function tableRowCount(table: TablePlan): number {
  * @param col - 0-based column
  * @returns the cell (null when empty)
  * @example
- * tableCell({ name: "T", columns: [{ header: "a" }], rows: [], columnar: { length: 1, data: [{ kind: "number", values: [0], empty: [0] }] } }, 0, 0)
+ * tableCell({ name: "T", columns: [{ key: "a", header: "a" }], rows: [], columnar: { length: 1, data: [{ kind: "number", values: [0], empty: [0] }] } }, 0, 0)
  * // => null
  */
 export function tableCell(table: TablePlan, row: number, col: number): CellValue {
@@ -167,11 +222,23 @@ function isListed(sorted: number[], x: number): boolean {
  * @param row - 0-based data row
  * @returns the row's cells in column order
  * @example
- * tableRow({ name: "T", columns: [{ header: "a" }], rows: [["x"]] }, 0) // => ["x"]
+ * tableRow({ name: "T", columns: [{ key: "a", header: "a" }], rows: [["x"]] }, 0) // => ["x"]
  */
 export function tableRow(table: TablePlan, row: number): CellValue[] {
   if (!table.columnar) return table.rows[row];
   const out: CellValue[] = new Array<CellValue>(table.columns.length);
   for (let j = 0; j < out.length; j++) out[j] = tableCell(table, row, j);
   return out;
+}
+
+/**
+ * The 0-based index of a table's column by key.
+ *
+ * @param table - a table plan
+ * @param key - a {@link ColumnPlan.key}
+ * @returns its index, or -1 when the table has no such column
+ * @example columnIndex({ name: "T", columns: [{ key: "x", header: "X IOPS" }], rows: [] }, "x") // => 0
+ */
+export function columnIndex(table: TablePlan, key: string): number {
+  return table.columns.findIndex((c) => c.key === key);
 }

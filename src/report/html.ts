@@ -343,6 +343,15 @@ function renderCell(value: CellValue | undefined, column: ColumnPlan | undefined
   }
   if (typeof value === "boolean") return `<td class="bool">${value ? "TRUE" : "FALSE"}</td>`;
   if ("error" in value) return `<td class="err">${escapeHtml(value.error)}</td>`;
+  // An add-in formula shows its computed value (this page has no CAPLAB functions), with the formula as its title.
+  if ("addinFormula" in value) {
+    const shown = value.result === null ? null : value.result;
+    const cell = renderCell(shown, column);
+    return cell.replace(
+      /^<td( class="[^"]*")?>/,
+      (_m, cls: string | undefined) => `<td${cls ?? ""} title="${escapeHtml("=" + value.addinFormula)}">`,
+    );
+  }
   const title = ` title="${escapeHtml("=" + value.formula)}"`;
   const r = value.result;
   if (typeof r === "number") return `<td class="num formula"${title}>${escapeHtml(formatNumber(r, fmt))}</td>`;

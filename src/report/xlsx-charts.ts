@@ -54,7 +54,7 @@ export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined
   if (!source) return undefined;
   const table = sheet.tables.find((t) => t.name === source.table);
   if (!table?.at) return undefined;
-  const col = (header: string): number => table.columns.findIndex((c) => c.header === header);
+  const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
   const xCol = col(source.xColumn);
   const yCols = source.yColumns.map(col);
   if (xCol < 0 || yCols.some((c) => c < 0)) return undefined;

@@ -32,6 +32,11 @@ function isFormula(v: CellValue): v is { formula: string; result: number | strin
   return typeof v === "object" && v !== null && "formula" in v;
 }
 
+/** CAPLAB add-in formulas are written as their computed value: without the add-in they read #NAME?. */
+function isAddinFormula(v: CellValue): v is { addinFormula: string; result: number | string | null } {
+  return typeof v === "object" && v !== null && "addinFormula" in v;
+}
+
 function isError(v: CellValue): v is { error: "#N/A" | "#NUM!" | "#VALUE!" | "#DIV/0!" } {
   return typeof v === "object" && v !== null && "error" in v;
 }
@@ -73,6 +78,7 @@ export function excelValue(v: CellValue): ExcelJS.CellValue {
     return v.result === null ? { formula: f, date1904: false } : { formula: f, result: v.result, date1904: false };
   }
   if (isError(v)) return { error: v.error } as ExcelJS.CellErrorValue;
+  if (isAddinFormula(v)) return excelValue(v.result);
   return null;
 }
 
@@ -82,7 +88,7 @@ function displayWidth(v: CellValue, numFmt: string | undefined): number {
   if (typeof v === "string") return v.length;
   if (typeof v === "boolean") return 5;
   if (isError(v)) return v.error.length;
-  const n = isFormula(v) ? v.result : v;
+  const n = isFormula(v) || isAddinFormula(v) ? v.result : v;
   if (typeof n === "string") return n.length;
   if (typeof n !== "number") return 0;
   const decimals = numFmt ? (/\.(0+)/.exec(numFmt)?.[1].length ?? 0) : 2;

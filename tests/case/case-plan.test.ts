@@ -168,7 +168,7 @@ describe.each(Object.keys(EXPECTED.examples))("example %s", (file) => {
     chart.series.forEach((s, i) => {
       expect(s.x).toEqual(Array.from({ length: built.input.years }, (_, t) => t));
       expect(s.y).toEqual(built.result.options[i].cumulativeDiscounted);
-      expect(cash.columns.map((c) => c.header)).toContain(chart.source?.yColumns[i]);
+      expect(cash.columns.map((c) => c.key)).toContain(chart.source?.yColumns[i]);
     });
   });
 });

@@ -157,11 +157,11 @@ describe("formatTextTable", () => {
   const table = {
     name: "T",
     columns: [
-      { header: "name" },
-      { header: "step", numFmt: "0" },
-      { header: "iops", numFmt: "#,##0.0" },
-      { header: "cpu", numFmt: "0.0%" },
-      { header: "host" },
+      { key: "name", header: "name" },
+      { key: "step", header: "step", numFmt: "0" },
+      { key: "iops", header: "iops", numFmt: "#,##0.0" },
+      { key: "cpu", header: "cpu", numFmt: "0.0%" },
+      { key: "host", header: "host" },
     ],
     rows: [
       ["a", 1, 1234.56, 0.125, "vm"],

@@ -44,14 +44,14 @@ export function fixturePlan(): WorkbookPlan {
           {
             name: "Steps",
             columns: [
-              { header: "step", numFmt: "0" },
-              { header: "protocol", numFmt: "@", description: `label column ${HOSTILE_ATTR}` },
-              { header: "read_pct", numFmt: "0" },
-              { header: "target_iops", numFmt: "#,##0" },
-              { header: "iops", numFmt: "#,##0.0", description: "Achieved IOPS over the measure window" },
-              { header: "response_ms_avg", numFmt: "0.000" },
-              { header: "cpu_busy", numFmt: "0.0%" },
-              { header: "ok", numFmt: "@" },
+              { key: "step", header: "step", numFmt: "0" },
+              { key: "protocol", header: "protocol", numFmt: "@", description: `label column ${HOSTILE_ATTR}` },
+              { key: "read_pct", header: "read_pct", numFmt: "0" },
+              { key: "target_iops", header: "target_iops", numFmt: "#,##0" },
+              { key: "iops", header: "iops", numFmt: "#,##0.0", description: "Achieved IOPS over the measure window" },
+              { key: "response_ms_avg", header: "response_ms_avg", numFmt: "0.000" },
+              { key: "cpu_busy", header: "cpu_busy", numFmt: "0.0%" },
+              { key: "ok", header: "ok", numFmt: "@" },
             ],
             rows: steps.map((s, i) => [
               i + 1,
@@ -75,10 +75,10 @@ export function fixturePlan(): WorkbookPlan {
           {
             name: "Model",
             columns: [
-              { header: "step", numFmt: "0" },
-              { header: "D_ms", numFmt: "0.0000" },
-              { header: "X_max", numFmt: "#,##0" },
-              { header: "little_check" },
+              { key: "step", header: "step", numFmt: "0" },
+              { key: "d_ms", header: "D_ms", numFmt: "0.0000" },
+              { key: "x_max", header: "X_max", numFmt: "#,##0" },
+              { key: "little_check", header: "little_check" },
             ],
             rows: steps.map((s, i) => [
               i + 1,

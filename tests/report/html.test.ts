@@ -129,8 +129,8 @@ describe("renderHtml structure", () => {
             {
               name: "Subintervals",
               columns: [
-                { header: "label", numFmt: "@" },
-                { header: "IOPS", numFmt: "0.0" },
+                { key: "label", header: "label", numFmt: "@" },
+                { key: "iops", header: "IOPS", numFmt: "0.0" },
               ],
               rows: [],
               columnar: {

@@ -94,7 +94,7 @@ describe("renderXlsx", () => {
         {
           name: "S",
           notes: ["n"],
-          tables: [{ name: "Empty", columns: [{ header: "a" }], rows: [] }],
+          tables: [{ name: "Empty", columns: [{ key: "a", header: "a" }], rows: [] }],
           charts: [],
           freezeHeader: true,
         },
@@ -194,8 +194,8 @@ describe("columnar tables", () => {
           {
             name: "Subintervals",
             columns: [
-              { header: "label", numFmt: "@" },
-              { header: "IOPS", numFmt: "#,##0.0" },
+              { key: "label", header: "label", numFmt: "@" },
+              { key: "iops", header: "IOPS", numFmt: "#,##0.0" },
             ],
             rows: [],
             columnar: {

@@ -16,7 +16,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { buildLabPlan } from "../../analysis/lab-plan";
-import type { TablePlan, WorkbookPlan } from "../../analysis/plan";
+import { cellResult, tableRow, tableRowCount, type TablePlan, type WorkbookPlan } from "../../analysis/plan";
 import { readLabStream, type LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { formatNumber, renderHtml } from "../../report/html";
@@ -243,16 +243,16 @@ async function readResult(file: string): Promise<LabFileResult> {
  * each block, like R's print of a wide data frame. Numbers use the column's number format.
  */
 export function formatTextTable(table: TablePlan, width = 120, keepConstant = false): string {
-  const cell = (c: number, v: unknown): string => {
+  const cell = (c: number, v: ReturnType<typeof cellResult>): string => {
     if (v === null || v === undefined) return "";
     if (typeof v === "number") return formatNumber(v, table.columns[c]?.numFmt);
     if (typeof v === "string") return v.replace(/[\r\n\t]+/g, " ");
     if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-    const o = v as { error?: string; result?: unknown };
-    if (o.error !== undefined) return o.error;
-    return typeof o.result === "number" ? formatNumber(o.result, table.columns[c]?.numFmt) : String(o.result ?? "");
+    return v.error;
   };
-  const texts = table.rows.map((row) => table.columns.map((_, c) => cell(c, row[c])));
+  // Rows through tableRow, so columnar tables print too; formulas show their computed result.
+  const rows = Array.from({ length: tableRowCount(table) }, (_, i) => tableRow(table, i).map(cellResult));
+  const texts = rows.map((row) => table.columns.map((_, c) => cell(c, row[c])));
   const constant = table.columns.map(
     (_, c) => !keepConstant && texts.length > 1 && texts.every((t) => t[c] === texts[0][c]),
   );
@@ -273,9 +273,9 @@ export function formatTextTable(table: TablePlan, width = 120, keepConstant = fa
   }
   if (shown.length === 0) return out.join("\n") + "\n";
   const widths = table.columns.map((col, c) => Math.max(col.header.length, ...texts.map((t) => t[c].length)));
-  const numeric = table.columns.map((_, c) => table.rows.every((r) => typeof r[c] !== "string"));
+  const numeric = table.columns.map((_, c) => rows.every((r) => typeof r[c] !== "string"));
   const pad = (text: string, c: number): string => (numeric[c] ? text.padStart(widths[c]) : text.padEnd(widths[c]));
-  const keyIndex = shown.find((c) => table.columns[c].header === "step") ?? shown[0];
+  const keyIndex = shown.find((c) => table.columns[c].key === "step") ?? shown[0];
   const rest = shown.filter((c) => c !== keyIndex);
   const blocks: number[][] = [];
   let block: number[] = [keyIndex];
