@@ -55,13 +55,14 @@ export function excelCell(cell: CellValue, numFmt: string, addinFormulas: boolea
   if (typeof cell === "number" || typeof cell === "boolean") return { value: cell, format: numFmt, formula: null };
   if ("error" in cell) return { value: "", format: numFmt, formula: `=${errorFormula(cell.error)}` };
   const result = cell.result === null ? "" : cell.result;
-  const live = !isAddinFormula(cell.formula) || addinFormulas;
+  const text = "addinFormula" in cell ? cell.addinFormula : cell.formula;
+  const live = !isAddinFormula(text) || addinFormulas;
   // The computed result is written as the value (so a reader of the values sees it even before
   // Excel recalculates); the formula replaces it in the same request.
   const value = result;
   const format =
     typeof result === "string" && needsTextFormat(result) && !live ? "@" : numFmt === "@" ? "General" : numFmt;
-  return { value, format, formula: live ? `=${cell.formula}` : null };
+  return { value, format, formula: live ? `=${text}` : null };
 }
 
 /** Formula that yields an Excel error value (errors cannot be written through Range.values). */

@@ -18,7 +18,7 @@ function bigTable(rows: number): TablePlan {
   const data: TablePlan["columnar"] = { length: rows, data: [] };
   const columns: TablePlan["columns"] = [];
   for (let j = 0; j < 3; j++) {
-    columns.push({ header: `label ${j}`, numFmt: "@" });
+    columns.push({ key: `label_${j}`, header: `label ${j}`, numFmt: "@" });
     data.data.push({
       kind: "text",
       codes: Array.from({ length: rows }, (_, i) => i % 4),
@@ -26,7 +26,7 @@ function bigTable(rows: number): TablePlan {
     });
   }
   for (let j = 0; j < 20; j++) {
-    columns.push({ header: `metric ${j}`, numFmt: "0.000" });
+    columns.push({ key: `metric_${j}`, header: `metric ${j}`, numFmt: "0.000" });
     data.data.push({ kind: "number", values: Array.from({ length: rows }, (_, i) => i * 1.000123 + j / 7), empty: [] });
   }
   return { name: "Subintervals", columns, rows: [], columnar: data, at: { row: 0, col: 0 } };
@@ -47,13 +47,18 @@ function hostilePlan(): WorkbookPlan {
         tables: [
           {
             name: "Steps",
-            columns: [{ header: "label" }, { header: "x", numFmt: "0.0" }, { header: "y" }, { header: "2x" }],
+            columns: [
+              { key: "label", header: "label" },
+              { key: "x", header: "x", numFmt: "0.0" },
+              { key: "y", header: "y" },
+              { key: "2x", header: "2x" },
+            ],
             rows: HOSTILE.map((h, i) => [h, i + 1, i * 2, { formula: `B${i + 4}*2`, result: (i + 1) * 2 }]),
             at: { row: 2, col: 0 },
           },
           {
             name: "Fit",
-            columns: [{ header: "fit" }],
+            columns: [{ key: "fit", header: "fit" }],
             rows: [[{ formula: "CAPLAB.DOE_FIT(B4:B9,C4:C9)", result: 1.5 }]],
             at: { row: 12, col: 0 },
           },
