@@ -24,6 +24,7 @@ import {
   createWriteStream,
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   statSync,
@@ -32,12 +33,35 @@ import {
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Papa from "papaparse";
-import { readLabStream } from "../src/import/detect";
+import type * as Detect from "../src/import/detect";
+import type * as LabPlan from "../src/analysis/lab-plan";
 import { iogenColumnsOf } from "../src/import/iogen-csv";
 import { formatProblem } from "../src/import/types";
-import { buildLabPlan } from "../src/analysis/lab-plan";
 
 const ROOT = join(__dirname, "..");
+/**
+ * The reader and the plan are measured as `caplab` runs them: compiled by tsc into lib/ (`npm run
+ * build:cli`). Through tsx's on-the-fly transform the same reader took 1.5× the CPU.
+ */
+const LIB = join(ROOT, "lib");
+function compiled(): { readLabStream: typeof Detect.readLabStream; buildLabPlan: typeof LabPlan.buildLabPlan } {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const detect = require(join(LIB, "import", "detect.js")) as typeof Detect;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const plan = require(join(LIB, "analysis", "lab-plan.js")) as typeof LabPlan;
+  return { readLabStream: detect.readLabStream, buildLabPlan: plan.buildLabPlan };
+}
+
+/** Refuses to measure a lib/ older than the sources it was compiled from. */
+function checkCompiled(): void {
+  const newest = Math.max(
+    ...["import", "analysis"].flatMap((d) =>
+      readdirSync(join(ROOT, "src", d)).map((f) => statSync(join(ROOT, "src", d, f)).mtimeMs),
+    ),
+  );
+  const built = existsSync(join(LIB, "import", "detect.js")) ? statSync(join(LIB, "import", "detect.js")).mtimeMs : 0;
+  if (built < newest) throw new Error("lib/ is missing or older than src/: run `npm run build:cli` first");
+}
 const TEMPLATE = join(__dirname, "fixtures", "fio-3.33-template.json");
 const TIME = "/usr/bin/time";
 
@@ -152,6 +176,7 @@ interface ChildResult {
 
 /** The measurement, run inside the child: read every file, gather the steps, report. */
 async function child(files: string[]): Promise<void> {
+  const { readLabStream, buildLabPlan } = compiled();
   const baselineRss = process.memoryUsage().rss;
   let peakHeap = 0;
   const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
@@ -206,6 +231,7 @@ const READER_LABEL: Record<Reader, string> = {
 
 /** Reads the file with one JS reader inside this (child) process and prints a ReaderResult. */
 async function readerChild(reader: Reader, file: string): Promise<void> {
+  const { readLabStream } = compiled();
   const baselineRss = process.memoryUsage().rss;
   const t0 = process.hrtime.bigint();
   const c0 = process.cpuUsage();
@@ -349,6 +375,7 @@ async function main(argv: string[]): Promise<void> {
     const i = argv.indexOf(name);
     return i >= 0 ? Number(argv[i + 1]) : dflt;
   };
+  checkCompiled();
   const rows = arg("--rows", 1_000_000);
   const runs = arg("--runs", 3);
   const dir = mkdtempSync(join(tmpdir(), "caplab-bench-import-"));
