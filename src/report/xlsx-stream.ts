@@ -225,6 +225,8 @@ function cellXml(ref: string, v: CellValue, xf: number, strings: SharedStrings, 
   if (typeof v === "string") return stringCell(ref, h.cellText(v), xf, strings);
   if (typeof v === "boolean") return `<c r="${ref}"${s} t="b"><v>${v ? 1 : 0}</v></c>`;
   if ("error" in v) return `<c r="${ref}"${s} t="e"><v>${esc(v.error)}</v></c>`;
+  // An add-in formula (CAPLAB.*) means nothing outside Excel with the add-in: its value, as xlsx.ts writes it.
+  if ("addinFormula" in v) return cellXml(ref, v.result, xf, strings, h);
   const f = `<f>${esc(v.formula.replace(/^=/, ""))}</f>`;
   if (typeof v.result === "number" && Number.isFinite(v.result)) return `<c r="${ref}"${s}>${f}<v>${v.result}</v></c>`;
   if (typeof v.result === "string") return `<c r="${ref}"${s} t="str">${f}<v>${esc(h.cellText(v.result))}</v></c>`;
