@@ -59,7 +59,8 @@ module.exports = async (env, options) => {
     devtool: "source-map",
     entry: {
       taskpane: "./src/taskpane/taskpane.ts",
-      functions: FUNCTIONS_INPUT,
+      // The second module publishes the wrappers for the task pane (src/excel/sharing-functions.ts).
+      functions: [FUNCTIONS_INPUT, "./src/excel/sharing-publish.ts"],
       commands: "./src/commands/commands.ts",
     },
     output: {

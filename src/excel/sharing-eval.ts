@@ -6,7 +6,8 @@
  *
  * Formulas are parsed by `@borgar/fx` (MIT). Supported: numbers, text, TRUE/FALSE, array
  * constants; cell and range references, optionally on another sheet; + − * / ^ & %, comparisons;
- * `CAPLAB.*` (through `src/functions/functions.ts`), and the native functions a planner's sheet
+ * `CAPLAB.*` (the worksheet wrappers of `src/functions/functions.ts`, as loaded in this runtime: see
+ * `sharing-functions.ts`), and the native functions a planner's sheet
  * typically wraps them in: SUM, MIN, MAX, AVERAGE, ABS, SQRT, INT, ROUND, ROUNDUP, ROUNDDOWN, IF,
  * INDEX, NPV. Anything else (names, other functions, whole-column references beyond the data) is
  * {@link Unsupported}: the caller then takes Excel's own value with `Range.copyFrom(…, "Values")`.
@@ -15,7 +16,7 @@
  * No Office types, no `eval`: pure code, testable in Node.
  */
 import { parse, tokenize } from "@borgar/fx";
-import * as functions from "../functions/functions";
+import { runtimeFunctions, WorksheetFunctions } from "./sharing-functions";
 
 /** An Excel error value in a cell. */
 export interface ErrorValue {
@@ -162,7 +163,14 @@ function roundTo(x: number, digits: number, mode: "round" | "up" | "down"): numb
  * new FormulaEvaluator(() => [[0.08]]).evaluate("=CAPLAB.MMC_RESPONSE(4, 30, A1)"); // => 35.38205980066445
  */
 export class FormulaEvaluator {
-  constructor(private readonly resolve: ResolveRange) {}
+  /**
+   * @param resolve - gives the values of a referenced range
+   * @param functions - the worksheet functions by id (default: those loaded in this runtime)
+   */
+  constructor(
+    private readonly resolve: ResolveRange,
+    private readonly functions: WorksheetFunctions = runtimeFunctions(),
+  ) {}
 
   /**
    * Evaluates one formula.
@@ -319,7 +327,7 @@ export class FormulaEvaluator {
 
   /** A Capacity Lab function through its worksheet wrapper; a thrown Excel error becomes an error value. */
   private caplab(id: string, values: Value[]): Value {
-    const fn = (functions as unknown as Record<string, unknown>)[id];
+    const fn = (this.functions as Record<string, unknown>)[id];
     if (typeof fn !== "function" || !/^[A-Z][A-Z0-9_]*$/.test(id)) throw new Unsupported(`the function CAPLAB.${id}`);
     // Excel does not call a function with an error argument: the error is the result.
     const e = firstError(values);

@@ -4,6 +4,7 @@
  * from build-time data, and the status line says whether Excel is connected.
  */
 import { bundledFunctions, filterFunctions, FunctionSummary, relativeHelpLink, signature } from "./function-catalog";
+import { initSharingSection } from "./case-sharing";
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -59,6 +60,7 @@ async function start(): Promise<void> {
   const host = await officeHost(3000);
   if (host) {
     setStatus(`Connected to ${host}. Type =CAPLAB. in a cell to use the functions.`, "ok");
+    if (host === String(Office.HostType.Excel)) initSharingSection();
   } else {
     setStatus("Not running inside Excel: showing the function list only.", "offline");
   }

@@ -10,6 +10,7 @@
  * - `Range.formulas` of a constant (or spilled) cell is its value; error values read as text with
  *   valueType "Error".
  */
+import "./publish-functions";
 import { FormulaEvaluator, isErrorValue, Scalar, Unsupported } from "../../src/excel/sharing-eval";
 
 interface Cell {

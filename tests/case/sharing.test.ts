@@ -5,6 +5,7 @@
  * the edge cases (a stale chained value, spilled results, text that would read as a formula,
  * errors, functions the evaluator does not know, files saved without the add-in).
  */
+import "./publish-functions";
 import ExcelJS from "exceljs";
 import * as fs from "fs";
 import * as path from "path";
@@ -19,6 +20,7 @@ import {
   SheetSnapshot,
 } from "../../src/excel/sharing";
 import { FormulaEvaluator } from "../../src/excel/sharing-eval";
+import { GLOBAL_NAME } from "../../src/excel/sharing-functions";
 import { toBase64, valuesOnlyWorkbook } from "../../src/excel/sharing-export";
 import { excelSnapshot, parseA1 } from "./sheet-eval";
 
@@ -205,6 +207,21 @@ describe("planFreeze", () => {
     const a = sheet([["=CAPLAB.MMC_RESPONSE(4,30,0.08)"]], undefined, "A");
     const b = sheet([["=CAPLAB.MMC_RESPONSE(4,30,0.08)"]], undefined, "B");
     expect(planFreeze([a, b], ["b"]).map((c) => c.sheet)).toEqual(["B"]);
+  });
+});
+
+describe("the worksheet functions of the runtime", () => {
+  it("are required: without the functions bundle the evaluator says what is missing", () => {
+    const g = globalThis as Record<string, unknown>;
+    const saved = g[GLOBAL_NAME];
+    delete g[GLOBAL_NAME];
+    try {
+      expect(() => planFreeze([sheet([["=CAPLAB.MMC_RESPONSE(4,30,0.08)"]])])).toThrow(
+        "the Capacity Lab worksheet functions are not loaded in this runtime (functions.js)",
+      );
+    } finally {
+      g[GLOBAL_NAME] = saved;
+    }
   });
 });
 

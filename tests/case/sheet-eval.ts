@@ -7,6 +7,7 @@
  * the plan carries and that editing an input changes the outputs. A formula the evaluator does not
  * know throws, so it fails the test instead of passing silently.
  */
+import "./publish-functions";
 import { CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
 import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
 import { SheetSnapshot } from "../../src/excel/sharing";

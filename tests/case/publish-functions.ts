@@ -1,0 +1,5 @@
+/** Publishes the worksheet functions for the sharing code, as the add-in's functions bundle does. */
+import * as wrappers from "../../src/functions/functions";
+import { publishFunctions } from "../../src/excel/sharing-functions";
+
+publishFunctions(wrappers);
