@@ -18,12 +18,22 @@
  *
  * Every output is a live formula over the input cells, carrying the value computed by
  * {@link computeCase}: native Excel arithmetic where Excel has it (costs, discounting, sizing by
- * utilization), `CAPLAB.*` functions where it does not (M/M/c figures, MMC_STAFF sizing, NPV_IT).
+ * utilization), `CAPLAB.*` add-in formulas ({@link AddinFormulaCell}) where it does not (M/M/c
+ * figures, MMC_STAFF sizing; NPV_IT with `forExcelAddin`).
  * Labels that come from the input (option names, cost lines) are text cells, never formula text.
  */
 import { CaseInput, CaseOption, parseCaseInput } from "./case-input";
 import { CaseResult, computeCase } from "./case-model";
-import { CellValue, ChartPlan, ColumnPlan, FormulaCell, SheetPlan, TablePlan, WorkbookPlan } from "./plan";
+import {
+  AddinFormulaCell,
+  CellValue,
+  ChartPlan,
+  ColumnPlan,
+  FormulaCell,
+  SheetPlan,
+  TablePlan,
+  WorkbookPlan,
+} from "./plan";
 
 export interface CasePlanOptions {
   /** Sheet name (default "Business case"). */
@@ -35,6 +45,13 @@ export interface CasePlanOptions {
   tablePrefix?: string;
   /** Input files, as given (the plan's `sources`). */
   sources?: string[];
+  /**
+   * The plan is for the Office.js renderer in Excel with the add-in: net present costs are
+   * `CAPLAB.NPV_IT` add-in formulas. Otherwise (files for people without the add-in) they are the
+   * native equivalent first flow + NPV(rate, rest), which stays live in any spreadsheet. The M/M/c
+   * cells are add-in formulas either way (renderers without the add-in write their values).
+   */
+  forExcelAddin?: boolean;
 }
 
 /** The sheet name of a case when none is given. */
@@ -175,9 +192,15 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
    * (ExcelJS, HTML) must show the computed value or a native equivalent, never the formula (a
    * workbook opened without the add-in would show #NAME?), so that is what the plan holds.
    */
-  const addin = (address: string, formula: string, result: number, nativeEquivalent?: string): CellValue => {
+  const addin = (
+    address: string,
+    formula: string,
+    result: number,
+    nativeEquivalent?: string,
+  ): AddinFormulaCell | FormulaCell => {
     addinFormulas.push({ address, formula });
-    return nativeEquivalent === undefined ? result : native(nativeEquivalent, result);
+    if (nativeEquivalent !== undefined && !options.forExcelAddin) return native(nativeEquivalent, result);
+    return { addinFormula: formula, result };
   };
 
   const notes = [

@@ -20,7 +20,7 @@ import * as path from "path";
 import JSZip from "jszip";
 import { run } from "../../src/cli/commands/case";
 import { casePlanFromJson, CasePlan } from "../../src/analysis/case-plan";
-import { CellValue, WorkbookPlan } from "../../src/analysis/plan";
+import { CellValue, cellResult, WorkbookPlan } from "../../src/analysis/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { npv } from "../../src/core/npv";
 import { parseA1 } from "./sheet-eval";
@@ -82,7 +82,7 @@ function plannedNumbers(plan: WorkbookPlan): Map<string, number> {
     const at = t.at as { row: number; col: number };
     t.rows.forEach((row, i) =>
       row.forEach((cell: CellValue, j) => {
-        const v = cell !== null && typeof cell === "object" && "formula" in cell ? cell.result : cell;
+        const v = cellResult(cell);
         if (typeof v === "number") out.set(`${at.row + 1 + i},${at.col + j}`, v);
       }),
     );

@@ -160,6 +160,26 @@ describe.each(Object.keys(EXPECTED.examples))("example %s", (file) => {
     });
   });
 
+  it("for Excel with the add-in: NPV_IT and the M/M/c figures are CAPLAB formulas that compute the planned values", () => {
+    const live = casePlanFromJson(example(file), { forExcelAddin: true });
+    const sheet = live.plan.sheets[0];
+    const grid = new SheetGrid(sheet);
+    const addin = sheet.tables.flatMap((t) =>
+      t.rows.flatMap((row, i) =>
+        row.flatMap((cell, j) =>
+          cell !== null && typeof cell === "object" && "addinFormula" in cell
+            ? [{ cell, row: (t.at as { row: number }).row + 1 + i, col: (t.at as { col: number }).col + j }]
+            : [],
+        ),
+      ),
+    );
+    expect(addin.map((a) => a.cell.addinFormula).filter((f) => f.startsWith("CAPLAB.NPV_IT(")).length).toBe(
+      live.input.options.length,
+    );
+    expect(addin.length).toBe(live.layout.addinFormulas.length);
+    for (const a of addin) expectClose(grid.value(a.row, a.col) as number, a.cell.result as number, 1e-12);
+  });
+
   it("has a line chart of cumulative discounted cost per option, from the cash-flow table", () => {
     const [chart] = built.plan.sheets[0].charts;
     const cash = built.plan.sheets[0].tables.find((t) => t.name === chart.source?.table) as TablePlan;

@@ -65,6 +65,7 @@ export class SheetGrid {
     let out: Value;
     if (v !== null && typeof v === "object") {
       if ("formula" in v) out = this.evaluate(v.formula);
+      else if ("addinFormula" in v) out = this.evaluate(v.addinFormula);
       else throw new Error(`cell kind at ${key}: ${JSON.stringify(v)}`);
     } else out = v;
     this.cache.set(key, out);
@@ -121,8 +122,8 @@ export function excelSnapshot(
   const values: unknown[][] = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
   for (const [key, v] of cells) {
     const [r, c] = key.split(",").map(Number);
-    if (v !== null && typeof v === "object" && "formula" in v) {
-      formulas[r][c] = "=" + v.formula;
+    if (v !== null && typeof v === "object" && ("formula" in v || "addinFormula" in v)) {
+      formulas[r][c] = "=" + ("formula" in v ? v.formula : v.addinFormula);
       values[r][c] = v.result;
     } else if (v !== null && typeof v === "object") throw new Error(`cell kind at ${key}`);
     else {
