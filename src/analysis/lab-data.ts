@@ -360,6 +360,79 @@ function stepFromFio(s: FioStep, duplicateName: boolean): LabStep {
 }
 
 /**
+ * Adds one subinterval file's rows to the groups by host × step × category (first file wins when
+ * several give the same key). Rows are looked up by their numeric step and their host and
+ * category codes, so the text key is built once per group of a file, not once per row.
+ *
+ * @returns the file's segment of kept rows, or null when it keeps none
+ */
+function groupSubintervalRows(
+  file: string,
+  table: IogenTable,
+  groups: Map<string, { group: SubintervalGroup; rows: Uint32Column }>,
+): SubintervalSegment | null {
+  const stepCol = table.column("step");
+  const host = table.text.host;
+  const category = table.text.category;
+  const local = new Map<number, Map<number, Uint32Column | null>>();
+  // The last group seen per category code: rows of a step come in runs (overall, read, write
+  // interleaved), so most rows find their group here without a Map lookup.
+  const lastStep: number[] = [];
+  const lastHost: number[] = [];
+  const lastRows: (Uint32Column | null)[] = [];
+  const kept = new Uint32Column();
+  for (let i = 0; i < table.length; i++) {
+    const step = stepCol === null ? NaN : stepCol.get(i);
+    const hc = host.code(i);
+    const cc = category.code(i);
+    if (lastHost[cc] === hc && Object.is(lastStep[cc], step)) {
+      const cached = lastRows[cc];
+      if (cached === null) continue;
+      cached.push(i);
+      kept.push(i);
+      continue;
+    }
+    let byText = local.get(step);
+    if (byText === undefined) {
+      byText = new Map();
+      local.set(step, byText);
+    }
+    const localKey = hc * 4294967296 + cc;
+    let rows = byText.get(localKey);
+    if (rows === undefined) {
+      const id = stepId(step === step ? step : null);
+      const k = key(host.get(i), id, category.get(i));
+      let g = groups.get(k);
+      if (!g) {
+        const group: SubintervalGroup = {
+          source: file,
+          table,
+          rows: new Uint32Array(0),
+          host: host.get(i),
+          step: id,
+          stepName: table.text.step_name.get(i),
+          category: category.get(i),
+        };
+        g = { group, rows: new Uint32Column() };
+        groups.set(k, g);
+      }
+      rows = g.group.source === file ? g.rows : null;
+      byText.set(localKey, rows);
+    }
+    lastStep[cc] = step;
+    lastHost[cc] = hc;
+    lastRows[cc] = rows;
+    if (rows === null) continue;
+    rows.push(i);
+    kept.push(i);
+  }
+  if (kept.length === 0) return null;
+  const all = kept.length === table.length;
+  kept.trim();
+  return { source: file, table, rows: all ? null : kept.values(), length: kept.length };
+}
+
+/**
  * Brings the readers' results into one list of steps and subintervals.
  *
  * @param inputs - results of `readLabText`/`readLabStream` without errors
@@ -381,67 +454,8 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
   for (const input of inputs) {
     if (input.format !== "iogen-subinterval") continue;
     addLabels(input.iogen.labelColumns);
-    const table = input.iogen.table;
-    const stepCol = table.column("step");
-    const host = table.text.host;
-    const category = table.text.category;
-    const local = new Map<number, Map<number, Uint32Column | null>>();
-    // The last group seen per category code: rows of a step come in runs (overall, read, write
-    // interleaved), so most rows find their group here without a Map lookup.
-    const lastStep: number[] = [];
-    const lastHost: number[] = [];
-    const lastRows: (Uint32Column | null)[] = [];
-    const kept = new Uint32Column();
-    for (let i = 0; i < table.length; i++) {
-      const step = stepCol === null ? NaN : stepCol.get(i);
-      const hc = host.code(i);
-      const cc = category.code(i);
-      if (lastHost[cc] === hc && Object.is(lastStep[cc], step)) {
-        const cached = lastRows[cc];
-        if (cached === null) continue;
-        cached.push(i);
-        kept.push(i);
-        continue;
-      }
-      let byText = local.get(step);
-      if (byText === undefined) {
-        byText = new Map();
-        local.set(step, byText);
-      }
-      const localKey = hc * 4294967296 + cc;
-      let rows = byText.get(localKey);
-      if (rows === undefined) {
-        const id = stepId(step === step ? step : null);
-        const k = key(host.get(i), id, category.get(i));
-        let g = groups.get(k);
-        if (!g) {
-          const group: SubintervalGroup = {
-            source: input.file,
-            table,
-            rows: new Uint32Array(0),
-            host: host.get(i),
-            step: id,
-            stepName: table.text.step_name.get(i),
-            category: category.get(i),
-          };
-          g = { group, rows: new Uint32Column() };
-          groups.set(k, g);
-        }
-        rows = g.group.source === input.file ? g.rows : null;
-        byText.set(localKey, rows);
-      }
-      lastStep[cc] = step;
-      lastHost[cc] = hc;
-      lastRows[cc] = rows;
-      if (rows === null) continue;
-      rows.push(i);
-      kept.push(i);
-    }
-    if (kept.length > 0) {
-      const all = kept.length === table.length;
-      kept.trim();
-      subintervals.push({ source: input.file, table, rows: all ? null : kept.values(), length: kept.length });
-    }
+    const segment = groupSubintervalRows(input.file, input.iogen.table, groups);
+    if (segment) subintervals.push(segment);
   }
   const subintervalGroups: SubintervalGroup[] = [];
   for (const g of groups.values()) {
