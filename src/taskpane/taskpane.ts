@@ -5,6 +5,7 @@
  */
 import { bundledFunctions, filterFunctions, FunctionSummary, relativeHelpLink, signature } from "./function-catalog";
 import { initSharingSection } from "./case-sharing";
+import { initNewCaseSection } from "./case-new";
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -60,7 +61,10 @@ async function start(): Promise<void> {
   const host = await officeHost(3000);
   if (host) {
     setStatus(`Connected to ${host}. Type =CAPLAB. in a cell to use the functions.`, "ok");
-    if (host === String(Office.HostType.Excel)) initSharingSection();
+    if (host === String(Office.HostType.Excel)) {
+      initNewCaseSection();
+      initSharingSection();
+    }
   } else {
     setStatus("Not running inside Excel: showing the function list only.", "offline");
   }
