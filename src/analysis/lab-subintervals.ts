@@ -15,12 +15,13 @@ import { ColumnarSpec, F, MAX_SERIES, SheetBuilder } from "./sheet-builder";
  */
 export function subintervalsSheet(data: LabData, maxRows: number, warnings: string[]): SheetPlan | null {
   const totalSub = data.subintervals.reduce((s, seg) => s + seg.length, 0);
+  const subCols = new SubintervalColumns(data.subintervals, maxRows);
   if (totalSub > maxRows) {
     warnings.push(
-      `Subintervals: ${totalSub} rows, only the first ${maxRows} are written (Excel's limit is 1,048,576).`,
+      `Subintervals: ${totalSub} rows, only the first ${maxRows} are written (Excel's limit is 1,048,576); ` +
+        `left out: ${leftOut(data, subCols)}. Steps, Model and Fit use every row.`,
     );
   }
-  const subCols = new SubintervalColumns(data.subintervals, maxRows);
   if (subCols.length === 0) return null;
   {
     const sub = new SheetBuilder("Subintervals", []);
@@ -158,4 +159,16 @@ function stepSeries(
     }
   }
   return { x, y, lx, ly };
+}
+
+/** Which steps lost rows to the Subintervals row limit, e.g. "step 3 overall (40 of 100 rows)". */
+function leftOut(data: LabData, subCols: SubintervalColumns): string {
+  const cut: string[] = [];
+  for (const g of data.subintervalGroups) {
+    const kept = subCols.included(g).length;
+    if (kept < g.rows.length)
+      cut.push(`step ${g.step} ${g.category} (${g.rows.length - kept} of ${g.rows.length} rows)`);
+  }
+  const shown = 8;
+  return cut.length > shown ? `${cut.slice(0, shown).join(", ")} and ${cut.length - shown} more` : cut.join(", ");
 }
