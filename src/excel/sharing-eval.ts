@@ -61,23 +61,6 @@ export function splitReference(ref: string): { sheet: string | undefined; range:
 
 const err = (code: string): ErrorValue => ({ error: code });
 
-/** The native functions evaluated here. */
-const NATIVE = new Set([
-  "IF",
-  "SUM",
-  "MIN",
-  "MAX",
-  "AVERAGE",
-  "ABS",
-  "SQRT",
-  "INT",
-  "ROUND",
-  "ROUNDUP",
-  "ROUNDDOWN",
-  "NPV",
-  "INDEX",
-]);
-
 /**
  * Applies an operator element by element with Excel's broadcasting: a single value or a single
  * row/column stretches over the other operand; cells outside the smaller array are #N/A.
@@ -155,6 +138,67 @@ function roundTo(x: number, digits: number, mode: "round" | "up" | "down"): numb
   const r = mode === "round" ? Math.round(shown) : mode === "up" ? Math.ceil(shown) : Math.floor(shown);
   return (Math.sign(x) * r) / f;
 }
+
+/** The numeric value of each argument, NaN for an error (for the one-number functions). */
+function scalars(values: Value[]): number[] {
+  return values.map((v) => num(v)).map((v) => (isErrorValue(v) ? NaN : v));
+}
+
+/** Smallest / largest of a list without spreading it into arguments (ranges can hold a million cells). */
+function extreme(xs: number[], pick: (a: number, b: number) => number): number {
+  return xs.length === 0 ? 0 : xs.reduce((a, b) => pick(a, b));
+}
+
+/** INDEX(array, [row], [column]) on the values; `argCount` tells a missing row/column from a blank. */
+function indexOf(values: Value[], argCount: number): Value {
+  const [arr, rv, cv] = values;
+  const table = Array.isArray(arr) ? arr : [[arr]];
+  const r = argCount > 1 ? num(rv) : 1;
+  const c = argCount > 2 ? num(cv) : 1;
+  if (isErrorValue(r)) return r;
+  if (isErrorValue(c)) return c;
+  if (r < 1 || c < 1) throw new Unsupported("INDEX with a row or column of 0 (a whole row or column)");
+  const row = table[Math.trunc(r) - 1];
+  return row === undefined || row[Math.trunc(c) - 1] === undefined ? err("#REF!") : row[Math.trunc(c) - 1];
+}
+
+function roundFunction(mode: "round" | "up" | "down"): (values: Value[]) => Value {
+  return (values) => {
+    const [x, d] = scalars(values);
+    return roundTo(x, Math.trunc(d), mode);
+  };
+}
+
+/**
+ * The native functions evaluated here (IF apart: it evaluates only the branch it takes), called
+ * with their evaluated arguments once none is an error.
+ */
+const NATIVE_FUNCTIONS: Record<string, (values: Value[], argCount: number) => Value> = {
+  SUM: (values) => finite(numbers(values).reduce((s, x) => s + x, 0)),
+  MIN: (values) => extreme(numbers(values), Math.min),
+  MAX: (values) => extreme(numbers(values), Math.max),
+  AVERAGE: (values) => {
+    const xs = numbers(values);
+    return xs.length === 0 ? err("#DIV/0!") : xs.reduce((s, x) => s + x, 0) / xs.length;
+  },
+  ABS: (values) => Math.abs(scalars(values)[0]),
+  SQRT: (values) => {
+    const [x] = scalars(values);
+    return x < 0 ? err("#NUM!") : Math.sqrt(x);
+  },
+  INT: (values) => Math.floor(scalars(values)[0]),
+  ROUND: roundFunction("round"),
+  ROUNDUP: roundFunction("up"),
+  ROUNDDOWN: roundFunction("down"),
+  NPV: (values) => {
+    const [rate, ...flows] = values;
+    const r = num(rate);
+    if (isErrorValue(r)) return r;
+    return finite(numbers(flows).reduce((s, cf, i) => s + cf / Math.pow(1 + r, i + 1), 0));
+  },
+  INDEX: indexOf,
+};
+const NATIVE = new Set(["IF", ...Object.keys(NATIVE_FUNCTIONS)]);
 
 /**
  * Evaluates formulas over a workbook given by `resolve`.
@@ -273,56 +317,7 @@ export class FormulaEvaluator {
     }
     const e = firstError(values);
     if (e) return e;
-    const scalars = (): number[] => values.map((v) => num(v)).map((v) => (isErrorValue(v) ? NaN : v));
-    switch (name) {
-      case "SUM":
-        return finite(numbers(values).reduce((s, x) => s + x, 0));
-      case "MIN": {
-        const xs = numbers(values);
-        return xs.length === 0 ? 0 : Math.min(...xs);
-      }
-      case "MAX": {
-        const xs = numbers(values);
-        return xs.length === 0 ? 0 : Math.max(...xs);
-      }
-      case "AVERAGE": {
-        const xs = numbers(values);
-        return xs.length === 0 ? err("#DIV/0!") : xs.reduce((s, x) => s + x, 0) / xs.length;
-      }
-      case "ABS":
-        return Math.abs(scalars()[0]);
-      case "SQRT": {
-        const [x] = scalars();
-        return x < 0 ? err("#NUM!") : Math.sqrt(x);
-      }
-      case "INT":
-        return Math.floor(scalars()[0]);
-      case "ROUND":
-      case "ROUNDUP":
-      case "ROUNDDOWN": {
-        const [x, d] = scalars();
-        return roundTo(x, Math.trunc(d), name === "ROUND" ? "round" : name === "ROUNDUP" ? "up" : "down");
-      }
-      case "NPV": {
-        const [rate, ...flows] = values;
-        const r = num(rate);
-        if (isErrorValue(r)) return r;
-        return finite(numbers(flows).reduce((s, cf, i) => s + cf / Math.pow(1 + r, i + 1), 0));
-      }
-      case "INDEX": {
-        const [arr, rv, cv] = values;
-        const table = Array.isArray(arr) ? arr : [[arr]];
-        const r = args.length > 1 ? num(rv) : 1;
-        const c = args.length > 2 ? num(cv) : 1;
-        if (isErrorValue(r)) return r;
-        if (isErrorValue(c)) return c;
-        if (r < 1 || c < 1) throw new Unsupported("INDEX with a row or column of 0 (a whole row or column)");
-        const row = table[Math.trunc(r) - 1];
-        return row === undefined || row[Math.trunc(c) - 1] === undefined ? err("#REF!") : row[Math.trunc(c) - 1];
-      }
-      default:
-        throw new Unsupported(`the function ${name}`);
-    }
+    return NATIVE_FUNCTIONS[name](values, args.length);
   }
 
   /** A Capacity Lab function through its worksheet wrapper; a thrown Excel error becomes an error value. */
