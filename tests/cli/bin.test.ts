@@ -47,7 +47,7 @@ describe("node bin/caplab.js", () => {
     ["LB_MAXUTIL(10,10,0,1)", 1.538752730835173],
     ["LB_MAXUTIL(100,100,0,1)", 2.507593636441684],
   ])("calc %s", (formula, expected) => {
-    // References: issue 2's values; full precision from tests/core/fixtures/gen-reference.py.
+    // References: Gunther's PDQ examples (M/M/c) and Harter (1961) (LB_MAXUTIL); full precision from tests/core/fixtures/gen-reference.py.
     const r = caplab("calc", formula);
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
