@@ -242,3 +242,23 @@ export function tableRow(table: TablePlan, row: number): CellValue[] {
 export function columnIndex(table: TablePlan, key: string): number {
   return table.columns.findIndex((c) => c.key === key);
 }
+
+/**
+ * Column letters of a 0-based column index, as in A1 references: 0 → A, 25 → Z, 26 → AA.
+ * Cost O(log₂₆ col).
+ *
+ * @param col - 0-based column
+ * @returns the letters
+ * @example
+ * columnLetter(27) // => "AB"
+ */
+export function columnLetter(col: number): string {
+  let s = "";
+  let n = col + 1;
+  while (n > 0) {
+    const r = (n - 1) % 26;
+    s = String.fromCharCode(65 + r) + s;
+    n = Math.floor((n - 1) / 26);
+  }
+  return s;
+}

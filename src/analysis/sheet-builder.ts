@@ -7,6 +7,7 @@ import {
   CellValue,
   ChartPlan,
   ColumnData,
+  columnLetter,
   ColumnPlan,
   ErrorCell,
   FormulaCell,
@@ -17,17 +18,8 @@ import {
   TablePlan,
 } from "./plan";
 
-/** Column letters of a 0-based column index (0 → A, 26 → AA). */
-export function columnLetter(col: number): string {
-  let s = "";
-  let n = col + 1;
-  while (n > 0) {
-    const r = (n - 1) % 26;
-    s = String.fromCharCode(65 + r) + s;
-    n = Math.floor((n - 1) / 26);
-  }
-  return s;
-}
+// The sheet modules take A1 letters from here with the rest of the builder.
+export { columnLetter };
 
 export interface ColumnSpec<T> extends ColumnPlan {
   key: string;

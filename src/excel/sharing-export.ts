@@ -13,7 +13,8 @@
  * formats. No Office types: testable in Node.
  */
 import ExcelJS from "exceljs";
-import { columnLetters, formulaOf, hasCaplabFormula } from "./sharing";
+import { columnLetter } from "../analysis/plan";
+import { formulaOf, hasCaplabFormula } from "./sharing";
 import { isErrorValue } from "./sharing-eval";
 
 /** One sheet to export: its used range as Office.js reads it. */
@@ -77,7 +78,7 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
         if (formulaOf(formula, raw) !== undefined && typeof formula === "string") {
           if (hasCaplabFormula(formula)) {
             throw new Error(
-              `${sheet.name}!${columnLetters(sheet.col + j)}${sheet.row + i + 1}: still has a Capacity Lab formula (${formula}); freeze it first`,
+              `${sheet.name}!${columnLetter(sheet.col + j)}${sheet.row + i + 1}: still has a Capacity Lab formula (${formula}); freeze it first`,
             );
           }
           cell.value = {

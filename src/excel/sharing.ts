@@ -18,6 +18,7 @@
  */
 import { tokenize } from "@borgar/fx";
 import { FormulaEvaluator, isErrorValue, Scalar, splitReference, Unsupported, Value } from "./sharing-eval";
+import { columnLetter } from "../analysis/plan";
 
 /** A sheet as Office.js reads it: the used range's position and its `formulas` and `values`. */
 export interface SheetSnapshot {
@@ -74,13 +75,6 @@ export function hasCaplabFormula(formula: unknown): boolean {
  */
 export function formulaOf(formula: unknown, value: unknown): string | undefined {
   return typeof formula === "string" && formula.startsWith("=") && formula !== value ? formula : undefined;
-}
-
-/** Column letters of a 0-based column index (0 → A, 26 → AA). */
-export function columnLetters(col: number): string {
-  let s = "";
-  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
 }
 
 function cellRef(a1: string): { row: number; col: number } {
@@ -145,7 +139,7 @@ export function nativeNpvEquivalent(formula: string): string | undefined {
   const row = a.row === b.row && b.col > a.col;
   if (!column && !row) return undefined; // one cell, a 2-D block or a reversed range
   const first = `${prefix}${c1a}${c1}${r1a}${r1}`;
-  const secondStart = column ? `${c1a}${c1}${r1a}${a.row + 2}` : `${c1a}${columnLetters(a.col + 1)}${r1a}${r1}`;
+  const secondStart = column ? `${c1a}${c1}${r1a}${a.row + 2}` : `${c1a}${columnLetter(a.col + 1)}${r1a}${r1}`;
   return `=${first}+NPV(${rate},${prefix}${secondStart}:${c2a}${c2}${r2a}${r2})`;
 }
 
@@ -175,8 +169,7 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
     const formula = formulaOf(sheet.formulas[i]?.[j], sheet.values[i]?.[j]);
     if (hasCaplabFormula(formula)) {
       const v = evaluateCell(sheet, row, col);
-      if (v instanceof Unsupported)
-        throw new Unsupported(`${sheet.name}!${columnLetters(col)}${row + 1}: ${v.message}`);
+      if (v instanceof Unsupported) throw new Unsupported(`${sheet.name}!${columnLetter(col)}${row + 1}: ${v.message}`);
       return Array.isArray(v) ? (v[0]?.[0] ?? null) : v;
     }
     const v = sheet.values[i]?.[j];
@@ -232,7 +225,7 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
         if (formula === undefined || !hasCaplabFormula(formula)) return;
         const row = sheet.row + i;
         const col = sheet.col + j;
-        const address = `${columnLetters(col)}${row + 1}`;
+        const address = `${columnLetter(col)}${row + 1}`;
         const native = options.nativeEquivalents ? nativeNpvEquivalent(formula) : undefined;
         const v = evaluateCell(sheet, row, col);
         let replacement: Replacement;

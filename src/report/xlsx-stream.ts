@@ -20,7 +20,15 @@
 import archiver from "archiver";
 import * as fs from "fs";
 import { Readable } from "stream";
-import { CellValue, SheetPlan, TablePlan, tableCell, tableRowCount, WorkbookPlan } from "../analysis/plan";
+import {
+  CellValue,
+  columnLetter,
+  SheetPlan,
+  TablePlan,
+  tableCell,
+  tableRowCount,
+  WorkbookPlan,
+} from "../analysis/plan";
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
@@ -30,13 +38,6 @@ const NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships
 /** XML text: & < > " escaped. */
 function esc(s: string): string {
   return s.replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
-}
-
-/** Column letters of a 0-based column index: 0 → A, 26 → AA. */
-export function columnLetters(col: number): string {
-  let s = "";
-  for (let c = col + 1; c > 0; c = Math.floor((c - 1) / 26)) s = String.fromCharCode(65 + ((c - 1) % 26)) + s;
-  return s;
 }
 
 /** Options of {@link writeXlsxStream}: how text cells are made safe, column widths. */
@@ -165,7 +166,7 @@ function* sheetXml(
     ...placed.map((p) => p.at.row + Math.max(tableRowCount(p.table), 1)),
   );
   const letters = Array.from({ length: Math.max(1, ...placed.map((p) => p.at.col + p.table.columns.length)) }, (_, j) =>
-    columnLetters(j),
+    columnLetter(j),
   );
   const headers = placed.map((p) => h.uniqueHeaders(p.table.columns.map((c) => c.header)));
   const xfs = placed.map((p) => p.table.columns.map((c) => (c.numFmt ? (styles.xfOf.get(c.numFmt) ?? 0) : 0)));
@@ -210,7 +211,7 @@ function* sheetXml(
 
 function filterRef(at: { row: number; col: number }, table: TablePlan): string {
   const last = at.row + 1 + tableRowCount(table);
-  return `${columnLetters(at.col)}${at.row + 1}:${columnLetters(at.col + table.columns.length - 1)}${last}`;
+  return `${columnLetter(at.col)}${at.row + 1}:${columnLetter(at.col + table.columns.length - 1)}${last}`;
 }
 
 function stringCell(ref: string, text: string, xf: number, strings: SharedStrings): string {
