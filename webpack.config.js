@@ -62,6 +62,8 @@ module.exports = async (env, options) => {
       // The second module publishes the wrappers for the task pane (src/excel/sharing-functions.ts).
       functions: [FUNCTIONS_INPUT, "./src/excel/sharing-publish.ts"],
       commands: "./src/commands/commands.ts",
+      // The pane's reading worker (new Worker("read-worker.js")): readers and analysis off the UI thread.
+      "read-worker": "./src/taskpane/read-worker.ts",
     },
     output: {
       path: path.resolve(__dirname, "dist"),
@@ -120,6 +122,10 @@ module.exports = async (env, options) => {
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
+          // The first-run sample: a real 2x2 iogen plan result (provenance in its README).
+          { from: "tests/analysis/fixtures/iogen-real/subintervals.csv", to: "samples/iogen-2x2-subintervals.csv" },
+          { from: "tests/analysis/fixtures/iogen-real/summary.csv", to: "samples/iogen-2x2-summary.csv" },
+          { from: "tests/analysis/fixtures/iogen-real/README.md", to: "samples/README.md" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

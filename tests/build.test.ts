@@ -245,6 +245,7 @@ describe("task pane", () => {
       }
       expect(await page.textContent("#status")).toMatch(/Not running inside Excel/);
       expect(await page.$("#lab-import")).not.toBeNull();
+      await page.click("#tab-functions"); // the function list is the second tab
       await page.fill("#function-filter", "zzz-no-such-function");
       expect(await page.$$("#function-list li")).toHaveLength(0);
       expect(await page.isVisible("#function-empty")).toBe(true);

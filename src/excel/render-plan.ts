@@ -159,8 +159,21 @@ class Writer {
     at: { row: number; col: number },
     tableName: string,
     progress: (rows: number) => void,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const cols = table.columns.length;
+    // A table whose rows are what one CAPLAB formula returns (DOE_FIT): with the functions
+    // registered, that formula in the header's first cell, spilling (an Excel table cannot hold a
+    // spill); otherwise the values below.
+    const arrayFormula = (table as TablePlan & { arrayFormula?: string }).arrayFormula;
+    if (arrayFormula && this.options.functionsRegistered) {
+      const cell = ws.getRangeByIndexes(at.row, at.col, 1, 1);
+      cell.numberFormat = [["General"]];
+      cell.formulas = [[`=${arrayFormula}`]];
+      this.setWidths(ws, table, at, 0);
+      await this.sync(sheetName, `${tableName} spilling formula`, arrayFormula.length + 20, 1);
+      progress(tableRowCount(table));
+      return false;
+    }
     const header = ws.getRangeByIndexes(at.row, at.col, 1, cols);
     const headerFormats = [table.columns.map(() => "@")];
     const headerValues = [table.columns.map((c) => c.header)];
@@ -202,6 +215,7 @@ class Writer {
     t.name = tableName;
     this.setWidths(ws, table, at, n);
     await this.sync(sheetName, `${tableName} table`, pendingBytes, 0);
+    return true;
   }
 
   /** Queues a block's formats, values and formulas; returns the serialized size queued. */
@@ -329,9 +343,11 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         await writer.sync(name, "sheet and notes", noteBytes, sheet.notes.length);
         for (const [i, table] of sheet.tables.entries()) {
           const tableName = freeTableName(table.name, takenTables);
-          await writer.writeTable(ws, name, table, positions[i], tableName, (rows) => report(rowsBefore + rows));
+          const isTable = await writer.writeTable(ws, name, table, positions[i], tableName, (rows) =>
+            report(rowsBefore + rows),
+          );
           rowsBefore += tableRowCount(table);
-          tables.push(tableName);
+          if (isTable) tables.push(tableName);
         }
         if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(positions[0].row + 1);
         const used = usedColumns(sheet, positions);

@@ -1,41 +1,15 @@
 /**
- * Task pane shell: lists the worksheet functions with their one-line help. Works with or without
- * Office.js (outside Excel, office.js may be missing or never call back): the list is rendered
- * from build-time data, and the status line says whether Excel is connected.
+ * Task pane shell: tabs, the connection status line, and the sections (one module each:
+ * import-section.ts, first-run.ts, functions-section.ts). Works with or without Office.js:
+ * outside Excel it says so, previews files and lists the functions, and Import stays disabled.
  */
-import { bundledFunctions, filterFunctions, FunctionSummary, relativeHelpLink, signature } from "./function-catalog";
-import { initSharingSection } from "./case-sharing";
-import { initNewCaseSection } from "./case-new";
-
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`taskpane.html has no #${id}`);
-  return el as T;
-}
-
-function functionItem(fn: FunctionSummary): HTMLLIElement {
-  const li = document.createElement("li");
-  li.className = "function";
-  const code = document.createElement("code");
-  code.textContent = signature(fn);
-  const description = document.createElement("p");
-  description.textContent = fn.description;
-  const help = document.createElement("a");
-  help.href = relativeHelpLink(fn);
-  help.target = "_blank";
-  help.rel = "noopener";
-  help.textContent = "Help";
-  help.setAttribute("aria-label", `Help for ${fn.name}`);
-  li.append(code, help, description);
-  return li;
-}
-
-function renderFunctions(all: FunctionSummary[], query: string): void {
-  const shown = filterFunctions(all, query);
-  byId("function-list").replaceChildren(...shown.map(functionItem));
-  byId("function-count").textContent = `(${all.length})`;
-  byId("function-empty").hidden = shown.length > 0;
-}
+import { byId } from "./dom";
+import { setupTabs } from "./tabs";
+import { setupFunctionsSection } from "./functions-section";
+import { ImportSection } from "./import-section";
+import { setupFirstRun } from "./first-run";
+import { functionsRegistered, officeHost } from "./host";
+import { missingRequirements } from "../excel/render-plan";
 
 function setStatus(text: string, kind: "ok" | "offline"): void {
   const status = byId("status");
@@ -43,31 +17,32 @@ function setStatus(text: string, kind: "ok" | "offline"): void {
   status.className = `status ${kind}`;
 }
 
-/** Waits for Office.js; resolves with the host, or null when Office.js is absent or silent. */
-function officeHost(timeoutMs: number): Promise<string | null> {
-  if (typeof Office === "undefined" || typeof Office.onReady !== "function") return Promise.resolve(null);
-  return Promise.race([
-    Office.onReady().then((info) => (info.host ? String(info.host) : null)),
-    new Promise<null>((resolve) => setTimeout(() => resolve(null), timeoutMs)),
-  ]);
-}
-
 async function start(): Promise<void> {
-  const all = bundledFunctions();
-  const filter = byId<HTMLInputElement>("function-filter");
-  renderFunctions(all, "");
-  filter.addEventListener("input", () => renderFunctions(all, filter.value));
+  setupTabs(byId("panel-import").previousElementSibling as HTMLElement);
+  setupFunctionsSection();
+  const section = new ImportSection();
+  (window as unknown as { caplabImport: ImportSection }).caplabImport = section;
+  setupFirstRun(section);
   setStatus("Connecting to Excel…", "offline");
   const host = await officeHost(3000);
-  if (host) {
-    setStatus(`Connected to ${host}. Type =CAPLAB. in a cell to use the functions.`, "ok");
-    if (host === String(Office.HostType.Excel)) {
-      initNewCaseSection();
-      initSharingSection();
-    }
-  } else {
-    setStatus("Not running inside Excel: showing the function list only.", "offline");
+  if (host !== "Excel") {
+    setStatus("Not running inside Excel: files can be previewed here, but not imported.", "offline");
+    section.setHost("Open Capacity Lab in Excel to import.");
+    return;
   }
+  const missing = missingRequirements();
+  if (missing) {
+    setStatus(missing, "offline");
+    section.setHost(missing);
+    return;
+  }
+  setStatus(
+    functionsRegistered()
+      ? "Connected to Excel. Type =CAPLAB. in a cell to use the functions."
+      : "Connected to Excel (the CAPLAB functions are not registered: imports write values in their place).",
+    "ok",
+  );
+  section.setHost(null);
 }
 
 if (document.readyState === "loading") {

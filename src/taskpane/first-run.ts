@@ -1,0 +1,61 @@
+/**
+ * First run: offers the bundled sample (a real 2×2 iogen plan result, tests/analysis/fixtures/iogen-real,
+ * copied to dist/samples/ by webpack), imported in one click; skippable; "Import the sample again"
+ * brings it back. The "seen" flag is kept in partitioned localStorage (Office.context.partitionKey).
+ */
+import { byId } from "./dom";
+import { storageKey } from "./host";
+import type { ImportSection } from "./import-section";
+
+export const SAMPLE_FILES = ["iogen-2x2-subintervals.csv", "iogen-2x2-summary.csv"];
+const SEEN = "caplab.firstRunSeen";
+
+function seen(): boolean {
+  try {
+    return localStorage.getItem(storageKey(SEEN)) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function markSeen(): void {
+  try {
+    localStorage.setItem(storageKey(SEEN), "1");
+  } catch {
+    // Storage blocked (private mode): the card simply shows again next time.
+  }
+}
+
+/** Fetches the bundled sample files (same origin as the pane). */
+export async function sampleFiles(): Promise<File[]> {
+  return Promise.all(
+    SAMPLE_FILES.map(async (name) => {
+      const response = await fetch(`samples/${name}`);
+      if (!response.ok) throw new Error(`samples/${name}: HTTP ${response.status}`);
+      return new File([await response.blob()], name, { type: "text/csv" });
+    }),
+  );
+}
+
+/** Shows the first-run card unless dismissed, and wires the sample buttons. */
+export function setupFirstRun(section: ImportSection): void {
+  const card = byId("first-run");
+  card.hidden = seen();
+  const load = async (): Promise<void> => {
+    markSeen();
+    card.hidden = true;
+    try {
+      section.addFiles(await sampleFiles(), true);
+    } catch (e) {
+      byId("import-error").textContent = `The sample could not be loaded (${(e as Error).message}). Reload the pane.`;
+    }
+    byId("file-input").focus();
+  };
+  byId("sample-import").addEventListener("click", () => void load());
+  byId("sample-again").addEventListener("click", () => void load());
+  byId("sample-skip").addEventListener("click", () => {
+    markSeen();
+    card.hidden = true;
+    byId("file-input").focus();
+  });
+}

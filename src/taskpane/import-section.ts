@@ -1,0 +1,339 @@
+/**
+ * The "Import lab results" section: pick files (input, the primary path; drop zone as an extra),
+ * preview each before anything is written, choose the fitted response, Import with progress and
+ * Cancel. Reading and analysis run in a Web Worker (read-worker.ts) with the CLI's readers and
+ * plan builder; writing goes through src/excel/render-plan.ts.
+ */
+import { DEFAULT_RESPONSE } from "../analysis/lab-plan";
+import { STEP_METRICS } from "../analysis/lab-data";
+import type { WorkbookPlan } from "../analysis/plan";
+import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
+import type { FilePreview } from "./lab-reading";
+import type { WorkerReply, WorkerRequest } from "./read-worker";
+import { byId, el } from "./dom";
+import { functionsRegistered } from "./host";
+
+/** The worker bundle (webpack entry "read-worker"), beside taskpane.html. */
+const READ_WORKER_URL = "read-worker.js";
+
+interface Entry {
+  id: number;
+  file: File;
+  read: number;
+  preview?: FilePreview;
+  failed?: string;
+}
+
+const FORMAT_NAMES: Record<FilePreview["format"], string> = {
+  "iogen-subinterval": "iogen subinterval CSV",
+  "iogen-summary": "iogen summary CSV",
+  "fio-json": "fio JSON",
+  unknown: "not recognised",
+};
+
+/** The section's state and behaviour; one instance per pane. */
+export class ImportSection {
+  private entries: Entry[] = [];
+  private nextId = 1;
+  private worker: Worker | null = null;
+  private busy: "idle" | "reading" | "analysing" | "writing" = "idle";
+  private abort: AbortController | null = null;
+  private planWaiter: { resolve: (p: WorkbookPlan) => void; reject: (e: Error) => void } | null = null;
+  private autoImport = false;
+  /** Why Import is unavailable (null inside a suitable Excel). */
+  private hostProblem: string | null = "Connecting to Excel…";
+  /** The last import's result (plain data; the e2e test reads it). */
+  lastResult: RenderResult | null = null;
+
+  private readonly input = byId<HTMLInputElement>("file-input");
+  private readonly list = byId<HTMLUListElement>("file-list");
+  private readonly response = byId<HTMLSelectElement>("response");
+  private readonly importButton = byId<HTMLButtonElement>("import");
+  private readonly cancelButton = byId<HTMLButtonElement>("cancel");
+  private readonly clearButton = byId<HTMLButtonElement>("clear");
+  private readonly progressBlock = byId("progress-block");
+  private readonly progress = byId<HTMLProgressElement>("progress");
+  private readonly progressLabel = byId("progress-label");
+  private readonly status = byId("import-status");
+  private readonly error = byId("import-error");
+
+  constructor() {
+    this.input.addEventListener("change", () => {
+      if (this.input.files) this.addFiles(Array.from(this.input.files));
+      this.input.value = "";
+    });
+    const drop = byId("drop-zone");
+    drop.addEventListener("dragover", (e) => {
+      e.preventDefault();
+      drop.classList.add("over");
+    });
+    drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+    drop.addEventListener("drop", (e) => {
+      e.preventDefault();
+      drop.classList.remove("over");
+      if (e.dataTransfer?.files) this.addFiles(Array.from(e.dataTransfer.files));
+    });
+    this.importButton.addEventListener("click", () => void this.runImport());
+    this.cancelButton.addEventListener("click", () => this.cancel());
+    this.clearButton.addEventListener("click", () => this.clear());
+    this.fillResponses([]);
+  }
+
+  /** Tells the section whether Import can write (null) or why not. */
+  setHost(problem: string | null): void {
+    this.hostProblem = problem;
+    this.update();
+  }
+
+  /** Adds files; each is read in the worker and previewed. `autoImport` imports once all are read. */
+  addFiles(files: File[], autoImport = false): void {
+    if (this.busy === "writing" || this.busy === "analysing") return;
+    this.autoImport = autoImport;
+    this.error.textContent = "";
+    for (const file of files) {
+      const entry: Entry = { id: this.nextId++, file, read: 0 };
+      this.entries.push(entry);
+      this.post({ type: "read", id: entry.id, file, name: file.name });
+    }
+    this.busy = "reading";
+    this.say(`Reading ${files.length} file${files.length === 1 ? "" : "s"}…`);
+    this.update();
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(READ_WORKER_URL, { name: "caplab-reader" });
+    worker.onmessage = (e: MessageEvent<WorkerReply>) => this.onReply(e.data);
+    worker.onerror = (e) =>
+      this.fail(`The reading worker stopped: ${e.message || "unknown error"}. Reload the pane and try again.`);
+    this.worker = worker;
+    return worker;
+  }
+
+  private post(msg: WorkerRequest): void {
+    this.ensureWorker().postMessage(msg);
+  }
+
+  private entry(id: number | undefined): Entry | undefined {
+    return this.entries.find((e) => e.id === id);
+  }
+
+  private onReply(msg: WorkerReply): void {
+    if (msg.type === "progress") {
+      const e = this.entry(msg.id);
+      if (e) e.read = msg.read;
+    } else if (msg.type === "preview") {
+      const e = this.entry(msg.id);
+      if (e) e.preview = msg.preview;
+    } else if (msg.type === "plan") {
+      this.planWaiter?.resolve(msg.plan);
+      this.planWaiter = null;
+      return;
+    } else {
+      const e = this.entry(msg.id);
+      if (e)
+        e.failed = `${e.file.name}: ${msg.message}. Check that it is an iogen CSV or fio JSON, or remove it (Clear files).`;
+      else if (this.planWaiter) {
+        this.planWaiter.reject(new Error(msg.message));
+        this.planWaiter = null;
+        return;
+      }
+    }
+    if (this.busy === "reading" && this.entries.every((e) => e.preview || e.failed)) {
+      this.busy = "idle";
+      this.say(this.summaryLine());
+      this.update();
+      if (this.autoImport && !this.importButton.disabled) void this.runImport();
+      return;
+    }
+    this.update();
+  }
+
+  private summaryLine(): string {
+    const ok = this.entries.filter((e) => e.preview && e.preview.errors.length === 0).length;
+    const bad = this.entries.length - ok;
+    return `${ok} file${ok === 1 ? "" : "s"} ready${bad > 0 ? `, ${bad} with errors` : ""}.`;
+  }
+
+  private fillResponses(labels: string[]): void {
+    const current = this.response.value || DEFAULT_RESPONSE;
+    const names = [DEFAULT_RESPONSE, ...STEP_METRICS.filter((m) => m !== DEFAULT_RESPONSE), ...labels];
+    const unique = Array.from(new Set(names));
+    if (unique.join() === Array.from(this.response.options, (o) => o.value).join()) return;
+    this.response.replaceChildren(
+      ...unique.map((n) => {
+        const o = el("option", n === DEFAULT_RESPONSE ? `${n} (default)` : n);
+        o.value = n;
+        return o;
+      }),
+    );
+    this.response.value = unique.includes(current) ? current : DEFAULT_RESPONSE;
+  }
+
+  private renderList(): void {
+    this.list.replaceChildren(
+      ...this.entries.map((e) => {
+        const li = el("li");
+        li.append(el("div", e.file.name, "name"));
+        if (e.failed) li.append(el("p", e.failed, "failed"));
+        else if (!e.preview) {
+          const pct = e.file.size > 0 ? Math.round((100 * e.read) / e.file.size) : 0;
+          li.append(el("div", `reading… ${pct} %`));
+        } else {
+          const p = e.preview;
+          li.append(
+            el(
+              "div",
+              `${FORMAT_NAMES[p.format]} · ${p.rows.toLocaleString("en-US")} rows · ${p.steps} steps · ` +
+                `${p.subintervals.toLocaleString("en-US")} subintervals`,
+            ),
+          );
+          for (const w of p.warnings.slice(0, 5)) li.append(el("p", `warning: ${w}`, "problem"));
+          if (p.warnings.length > 5) li.append(el("p", `… and ${p.warnings.length - 5} more warnings`, "problem"));
+          for (const x of p.errors.slice(0, 5)) li.append(el("p", `error: ${x}`, "failed"));
+        }
+        return li;
+      }),
+    );
+  }
+
+  private update(): void {
+    this.renderList();
+    this.fillResponses(Array.from(new Set(this.entries.flatMap((e) => e.preview?.labels ?? []))));
+    const ready = this.entries.length > 0 && this.entries.every((e) => e.preview && e.preview.errors.length === 0);
+    const idle = this.busy === "idle";
+    this.importButton.disabled = !idle || !ready || this.hostProblem !== null;
+    this.importButton.title = this.hostProblem ?? "";
+    this.cancelButton.hidden = idle;
+    this.clearButton.hidden = !idle || this.entries.length === 0;
+    this.input.disabled = this.busy === "analysing" || this.busy === "writing";
+    if (this.busy === "reading") {
+      const total = this.entries.reduce((a, e) => a + e.file.size, 0) || 1;
+      const read = this.entries.reduce((a, e) => a + (e.preview || e.failed ? e.file.size : e.read), 0);
+      this.showProgress(`Reading files (${Math.round((100 * read) / total)} %)`, (40 * read) / total);
+    }
+    if (idle && this.entries.some((e) => e.failed || (e.preview?.errors.length ?? 0) > 0)) {
+      this.error.textContent =
+        "Some files cannot be imported (see the errors above). Fix or replace them, or press Clear files and choose again; nothing was written.";
+    }
+  }
+
+  private showProgress(label: string, percent: number): void {
+    this.progressBlock.hidden = false;
+    this.progressLabel.textContent = label;
+    this.progress.value = Math.max(0, Math.min(100, percent));
+  }
+
+  private say(text: string): void {
+    this.status.textContent = text;
+  }
+
+  private fail(message: string): void {
+    this.error.textContent = message;
+    this.busy = "idle";
+    this.progressBlock.hidden = true;
+    this.update();
+  }
+
+  private requestPlan(): Promise<WorkbookPlan> {
+    return new Promise((resolve, reject) => {
+      this.planWaiter = { resolve, reject };
+      this.post({ type: "plan", ids: this.entries.map((e) => e.id), response: this.response.value || undefined });
+    });
+  }
+
+  /** Analyses the files and writes the sheets. */
+  async runImport(): Promise<void> {
+    if (this.importButton.disabled) return;
+    const missing = missingRequirements();
+    if (missing) return this.fail(missing);
+    this.error.textContent = "";
+    this.busy = "analysing";
+    this.update();
+    this.showProgress("Analysing…", 45);
+    this.say("Analysing the results…");
+    let plan: WorkbookPlan;
+    try {
+      plan = await this.requestPlan();
+    } catch (e) {
+      if ((this.busy as string) === "idle") return; // cancelled
+      return this.fail(`Analysis failed: ${(e as Error).message}. Choose another response or check the files.`);
+    }
+    this.busy = "writing";
+    this.abort = new AbortController();
+    this.update();
+    try {
+      const result = await renderWorkbookPlan(plan, {
+        functionsRegistered: functionsRegistered(),
+        signal: this.abort.signal,
+        onProgress: (p) => {
+          const within = p.rowsTotal > 0 ? p.rows / p.rowsTotal : 1;
+          this.showProgress(
+            `Writing sheet ${p.sheet} of ${p.sheets}: ${p.name}` +
+              (p.rowsTotal > 1000
+                ? ` (${p.rows.toLocaleString("en-US")} of ${p.rowsTotal.toLocaleString("en-US")} rows)`
+                : ""),
+            50 + (50 * (p.sheet - 1 + within)) / p.sheets,
+          );
+        },
+      });
+      this.lastResult = result;
+      this.busy = "idle";
+      this.showProgress("Done", 100);
+      const formulas = result.addinFormulas ? "with live CAPLAB formulas" : "with values in place of CAPLAB formulas";
+      this.say(
+        `Imported: ${result.sheets.map((s) => s.written).join(", ")} — ${result.tables.length} tables, ` +
+          `${result.charts} charts, ${formulas}.`,
+      );
+      for (const w of plan.warnings.slice(0, 3)) this.status.append(el("span", ` Warning: ${w}`));
+      this.update();
+    } catch (e) {
+      if (e instanceof RenderCancelled) {
+        this.busy = "idle";
+        this.progressBlock.hidden = true;
+        this.say(e.message);
+        this.update();
+        return;
+      }
+      this.fail(
+        `Writing to the workbook failed: ${(e as Error).message}. Nothing already in the workbook was changed; ` +
+          "sheets written before the failure are kept. Try again, or use caplab report to write an .xlsx file.",
+      );
+    } finally {
+      this.abort = null;
+    }
+  }
+
+  /** Cancel: stops reading/analysis (the worker is ended) or writing (between requests). */
+  cancel(): void {
+    if (this.busy === "writing") {
+      this.abort?.abort();
+      this.say("Cancelling after the current request…");
+      return;
+    }
+    this.worker?.terminate();
+    this.worker = null;
+    this.planWaiter?.reject(new Error("cancelled"));
+    this.planWaiter = null;
+    const unread = this.entries.filter((e) => !e.preview);
+    this.entries = this.entries.filter((e) => e.preview);
+    // The new worker has none of the files read so far: read again when needed.
+    const kept = this.entries.map((e) => e.file);
+    this.entries = [];
+    this.busy = "idle";
+    this.progressBlock.hidden = true;
+    this.say(`Cancelled${unread.length > 0 ? `; not read: ${unread.map((e) => e.file.name).join(", ")}` : ""}.`);
+    if (kept.length > 0) this.addFiles(kept);
+    else this.update();
+  }
+
+  /** Removes every file. */
+  clear(): void {
+    for (const e of this.entries) this.post({ type: "forget", id: e.id });
+    this.entries = [];
+    this.error.textContent = "";
+    this.progressBlock.hidden = true;
+    this.say("");
+    this.update();
+  }
+}

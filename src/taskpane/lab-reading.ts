@@ -1,0 +1,88 @@
+/**
+ * Reading and analysing lab files, the same way `caplab report` does (`readLabStream`, then
+ * `buildLabPlan`), on a browser `File` read in 1 MiB `File.slice` chunks. Runs inside the Web
+ * Worker (`read-worker.ts`); also usable directly (tests, a page without workers).
+ */
+import { LabFileResult, readLabStream } from "../import/detect";
+import { formatProblem } from "../import/types";
+import { collectLabData } from "../analysis/lab-data";
+import { buildLabPlan } from "../analysis/lab-plan";
+import type { WorkbookPlan } from "../analysis/plan";
+
+/** Chunk size of File.slice reads (as `caplab report` reads 1 MiB chunks). */
+export const CHUNK_BYTES = 1 << 20;
+
+/** What the pane shows for one file before anything is written. */
+export interface FilePreview {
+  file: string;
+  bytes: number;
+  format: LabFileResult["format"];
+  /** Rows read (subinterval, summary or fio job × direction rows). */
+  rows: number;
+  steps: number;
+  subintervals: number;
+  /** Label columns found (candidate responses). */
+  labels: string[];
+  warnings: string[];
+  errors: string[];
+}
+
+/** The bytes of a Blob, chunk by chunk, reporting how many bytes were read so far. */
+export async function* blobChunks(blob: Blob, onBytes?: (read: number) => void): AsyncGenerator<Uint8Array> {
+  for (let at = 0; at < blob.size; at += CHUNK_BYTES) {
+    const chunk = new Uint8Array(await blob.slice(at, Math.min(blob.size, at + CHUNK_BYTES)).arrayBuffer());
+    onBytes?.(Math.min(blob.size, at + CHUNK_BYTES));
+    yield chunk;
+  }
+}
+
+/**
+ * Reads one file with the CLI's readers.
+ *
+ * @param blob - the file (a File, or any Blob)
+ * @param name - its name, used in every problem message
+ * @param onBytes - progress: bytes read so far
+ * @returns the reader's result
+ */
+export function readLabBlob(blob: Blob, name: string, onBytes?: (read: number) => void): Promise<LabFileResult> {
+  return readLabStream(blobChunks(blob, onBytes), name, blob.size);
+}
+
+/** The preview of a file that has been read. */
+export function previewOf(result: LabFileResult, bytes: number): FilePreview {
+  const base = {
+    file: result.file,
+    bytes,
+    format: result.format,
+    warnings: result.warnings.map(formatProblem),
+    errors: result.errors.map(formatProblem),
+  };
+  if (result.format === "unknown" || result.errors.length > 0)
+    return { ...base, rows: 0, steps: 0, subintervals: 0, labels: [] };
+  const rows = result.format === "fio-json" ? result.fio.rows.length : result.iogen.table.line.length;
+  try {
+    const data = collectLabData([result]);
+    return {
+      ...base,
+      rows,
+      // Steps as the Steps sheet counts them: host × step (categories such as read/write apart).
+      steps: new Set(data.steps.map((s) => `${s.host}\u0000${s.step}`)).size,
+      subintervals: data.subintervals.reduce((a, s) => a + s.length, 0),
+      labels: data.labelColumns,
+    };
+  } catch (e) {
+    return {
+      ...base,
+      rows,
+      steps: 0,
+      subintervals: 0,
+      labels: [],
+      errors: [`${result.file}: ${(e as Error).message}`],
+    };
+  }
+}
+
+/** The analysis of every file read, with the chosen response (as `caplab report --response`). */
+export function planOf(results: LabFileResult[], response: string | undefined): WorkbookPlan {
+  return buildLabPlan(results, { response });
+}

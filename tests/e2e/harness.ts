@@ -1,0 +1,102 @@
+/**
+ * Browser harness for the task pane: serves dist/ on localhost, opens taskpane.html in Debian's
+ * headless Chromium (playwright-core, no browser download) and replaces office.js by the
+ * in-memory host of tests/excel/fake-excel.ts (compiled with TypeScript and served at office.js's
+ * URL through page.route). Every other outside request is refused and recorded.
+ */
+import * as fs from "fs";
+import * as http from "http";
+import * as path from "path";
+import * as ts from "typescript";
+import { AddressInfo } from "net";
+import { Browser, chromium, Page } from "playwright-core";
+
+export const ROOT = path.resolve(__dirname, "../..");
+export const DIST = path.join(ROOT, "dist");
+const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
+const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
+
+const TYPES: Record<string, string> = {
+  ".html": "text/html",
+  ".js": "text/javascript",
+  ".css": "text/css",
+  ".json": "application/json",
+  ".png": "image/png",
+  ".csv": "text/csv",
+  ".md": "text/markdown",
+  ".map": "application/json",
+  ".xml": "application/xml",
+};
+
+/** The fake host as a browser script: installs Office/Excel/CustomFunctions on window. */
+export function fakeOfficeScript(options: Record<string, unknown> = {}): string {
+  const source = fs.readFileSync(path.join(ROOT, "tests/excel/fake-excel.ts"), "utf8");
+  const js = ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
+  }).outputText;
+  return (
+    `(function(){var exports={};var module={exports:exports};\n${js}\n` +
+    `var host=exports.createFakeHost(${JSON.stringify(options)});exports.installFakeHost(window,host);})();`
+  );
+}
+
+/** Serves dist/ on 127.0.0.1 (an ephemeral port). */
+export async function serveDist(): Promise<{ url: string; close: () => Promise<void> }> {
+  if (!fs.existsSync(path.join(DIST, "taskpane.html")))
+    throw new Error(`${DIST}/taskpane.html is missing: run npm run build first`);
+  const server = http.createServer((req, res) => {
+    const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
+    const file = path.resolve(DIST, rel);
+    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404).end("not found");
+      return;
+    }
+    res.writeHead(200, { "Content-Type": TYPES[path.extname(file)] ?? "application/octet-stream" });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export interface PaneSession {
+  browser: Browser;
+  page: Page;
+  consoleErrors: string[];
+  externalRequests: string[];
+  close(): Promise<void>;
+}
+
+/** Opens the built pane with the fake host (or with office.js refused when `fakeHost` is false). */
+export async function openPane(
+  baseUrl: string,
+  options: { fakeHost?: boolean; width?: number; height?: number; hostOptions?: Record<string, unknown> } = {},
+): Promise<PaneSession> {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  const page = await browser.newPage({ viewport: { width: options.width ?? 340, height: options.height ?? 800 } });
+  const consoleErrors: string[] = [];
+  const externalRequests: string[] = [];
+  page.on("console", (msg) => {
+    if (msg.type() === "error") consoleErrors.push(msg.text());
+  });
+  page.on("pageerror", (e) => consoleErrors.push(e.message));
+  const script = fakeOfficeScript(options.hostOptions);
+  await page.route(
+    (url) => !url.href.startsWith(baseUrl),
+    (route) => {
+      const url = route.request().url();
+      if (url === OFFICE_JS && options.fakeHost !== false)
+        return route.fulfill({ status: 200, contentType: "text/javascript", body: script });
+      if (url !== OFFICE_JS) externalRequests.push(url);
+      return route.abort();
+    },
+  );
+  await page.goto(`${baseUrl}taskpane.html`, { waitUntil: "load" });
+  return { browser, page, consoleErrors, externalRequests, close: () => browser.close() };
+}
