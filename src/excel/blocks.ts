@@ -53,11 +53,6 @@ export function excelCell(cell: CellValue, numFmt: string, addinFormulas: boolea
   if (typeof cell === "string")
     return { value: cell, format: numFmt === "@" || needsTextFormat(cell) ? "@" : numFmt, formula: null };
   if (typeof cell === "number" || typeof cell === "boolean") return { value: cell, format: numFmt, formula: null };
-  if ("addinFormula" in cell) {
-    // An add-in formula (CAPLAB.*) with the value the analysis computed: live only when registered.
-    const addin = cell as { addinFormula: string; result: number | string | null };
-    return excelCell({ formula: addin.addinFormula, result: addin.result }, numFmt, addinFormulas);
-  }
   if ("error" in cell) return { value: "", format: numFmt, formula: `=${errorFormula(cell.error)}` };
   const result = cell.result === null ? "" : cell.result;
   const text = "addinFormula" in cell ? cell.addinFormula : cell.formula;

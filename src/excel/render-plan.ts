@@ -164,7 +164,7 @@ class Writer {
     // A table whose rows are what one CAPLAB formula returns (DOE_FIT): with the functions
     // registered, that formula in the header's first cell, spilling (an Excel table cannot hold a
     // spill); otherwise the values below.
-    const arrayFormula = (table as TablePlan & { arrayFormula?: string }).arrayFormula;
+    const arrayFormula = table.arrayFormula;
     if (arrayFormula && this.options.functionsRegistered) {
       const cell = ws.getRangeByIndexes(at.row, at.col, 1, 1);
       cell.numberFormat = [["General"]];

@@ -6,6 +6,7 @@
  * Messages in: {@link WorkerRequest}; out: {@link WorkerReply}. The pane cancels by terminating
  * the worker.
  */
+import "./custom-functions-shim";
 import type { LabFileResult } from "../import/detect";
 import type { WorkbookPlan } from "../analysis/plan";
 import { FilePreview, planOf, previewOf, readLabBlob } from "./lab-reading";

@@ -3,6 +3,7 @@
  * import-section.ts, first-run.ts, functions-section.ts). Works with or without Office.js:
  * outside Excel it says so, previews files and lists the functions, and Import stays disabled.
  */
+import "./custom-functions-shim";
 import { byId } from "./dom";
 import { setupTabs } from "./tabs";
 import { setupFunctionsSection } from "./functions-section";
@@ -10,6 +11,7 @@ import { ImportSection } from "./import-section";
 import { setupFirstRun } from "./first-run";
 import { functionsRegistered, officeHost } from "./host";
 import { missingRequirements } from "../excel/render-plan";
+import { initSharingSection } from "./case-sharing";
 
 function setStatus(text: string, kind: "ok" | "offline"): void {
   const status = byId("status");
@@ -43,6 +45,8 @@ async function start(): Promise<void> {
     "ok",
   );
   section.setHost(null);
+  byId("share-unavailable").hidden = true;
+  initSharingSection();
 }
 
 if (document.readyState === "loading") {

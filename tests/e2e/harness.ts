@@ -80,6 +80,7 @@ export async function openPane(
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
   const page = await browser.newPage({ viewport: { width: options.width ?? 340, height: options.height ?? 800 } });
+  page.setDefaultTimeout(60_000);
   const consoleErrors: string[] = [];
   const externalRequests: string[] = [];
   page.on("console", (msg) => {

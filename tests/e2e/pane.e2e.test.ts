@@ -18,6 +18,8 @@ const FILES = [
   "tests/import/golden/fio-randrw-jsonplus/input.json",
 ].map((f) => path.join(ROOT, f));
 const SHOTS = path.join(ROOT, "docs/screenshots");
+// Generous: the machine running the suite may be busy (a 2-core box shared with builds).
+jest.setTimeout(240_000);
 
 let server: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
@@ -103,7 +105,9 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       const plan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
       const wb = await workbook(s);
       expect(wb.sheets.map((x) => x.name)).toEqual(plan.sheets.map((x) => x.name));
-      expect(wb.tables.map((t) => t.name)).toEqual(plan.sheets.flatMap((x) => x.tables.map((t) => t.name)));
+      expect(wb.tables.map((t) => t.name)).toEqual(
+        plan.sheets.flatMap((x) => x.tables.filter((t) => !t.arrayFormula).map((t) => t.name)),
+      );
       expect(progress).toContain(`Writing sheet 1 of ${plan.sheets.length}: Summary`);
       expect(progress).toContain(
         `Writing sheet ${plan.sheets.length} of ${plan.sheets.length}: ${plan.sheets.at(-1)!.name}`,
@@ -159,7 +163,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
         () => /Not running inside Excel/.test(document.getElementById("status")?.textContent ?? ""),
         null,
         {
-          timeout: 10_000,
+          timeout: 60_000,
         },
       );
       await page.click("#sample-skip");

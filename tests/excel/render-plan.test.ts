@@ -25,7 +25,7 @@ function bigTable(rows: number): TablePlan {
       texts: ["a", "host-b", "r100-500", "-x"],
     });
   }
-  for (let j = 0; j < 20; j++) {
+  for (let j = 0; j < 12; j++) {
     columns.push({ key: `metric_${j}`, header: `metric ${j}`, numFmt: "0.000" });
     data.data.push({ kind: "number", values: Array.from({ length: rows }, (_, i) => i * 1.000123 + j / 7), empty: [] });
   }
@@ -99,7 +99,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const requests = host.workbook.requests;
     const max = Math.max(...requests.map((r) => r.bytes));
     expect(max).toBeLessThan(4_000_000);
-    // 200,000 rows × 23 columns: at least 200000/20000 = 10 blocks; ~3.4 MB per block means more.
+    // 200,000 rows × 15 columns: at least 200000/20000 = 10 blocks; ~3.4 MB per block means more.
     const dataRequests = requests.filter((r) => r.calculationSuspended);
     expect(dataRequests.length).toBeGreaterThanOrEqual(10);
     expect(requests.every((r) => !r.refused)).toBe(true);
@@ -109,7 +109,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     expect(s.get(4, 0)!.value).toBe("-x"); // text column: "-x" is not a formula
     expect(s.get(4, 0)!.formula).toBeNull();
     expect(host.workbook.tables).toEqual([
-      { name: "Subintervals", sheet: "Subintervals", row: 0, col: 0, rows: 200_001, cols: 23 },
+      { name: "Subintervals", sheet: "Subintervals", row: 0, col: 0, rows: 200_001, cols: 15 },
     ]);
     expect(s.frozenRows).toBe(1);
     console.log(`200,000 rows: ${requests.length} requests, largest ${max} bytes`);
@@ -219,7 +219,18 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     );
     const result = await renderWorkbookPlan(plan, { functionsRegistered: true });
     expect(host.workbook.sheets.map((s) => s.name)).toEqual(plan.sheets.map((s) => s.name));
-    expect(result.tables).toEqual(plan.sheets.flatMap((s) => s.tables.map((t) => t.name)));
+    // Tables whose rows are one CAPLAB array formula (DOE_FIT) are that formula, spilling, not Excel tables.
+    expect(result.tables).toEqual(
+      plan.sheets.flatMap((s) => s.tables.filter((t) => !t.arrayFormula).map((t) => t.name)),
+    );
+    const fit = plan.sheets.find((s) => s.name === "Fit")!;
+    const spilled = fit.tables.filter((t) => t.arrayFormula);
+    expect(spilled.length).toBeGreaterThan(0);
+    for (const t of spilled)
+      expect(host.workbook.sheet("Fit")!.get(t.at!.row, t.at!.col)!.formula).toBe(`=${t.arrayFormula}`);
+    // Without the functions, the same tables are written as values in Excel tables.
+    const plain = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    expect(plain.tables.length).toBe(plan.sheets.reduce((a, s) => a + s.tables.length, 0));
     expect(result.charts).toBe(plan.sheets.reduce((a, s) => a + s.charts.length, 0));
     const steps = plan.sheets.find((s) => s.name === "Steps")!.tables[0];
     const ws = host.workbook.sheet("Steps")!;
