@@ -12,6 +12,7 @@ import { setupFirstRun } from "./first-run";
 import { functionsRegistered, officeHost } from "./host";
 import { missingRequirements } from "../excel/render-plan";
 import { initSharingSection } from "./case-sharing";
+import { initNewCaseSection } from "./case-new";
 
 function setStatus(text: string, kind: "ok" | "offline"): void {
   const status = byId("status");
@@ -46,6 +47,8 @@ async function start(): Promise<void> {
   );
   section.setHost(null);
   byId("share-unavailable").hidden = true;
+  byId("case-unavailable").hidden = true;
+  initNewCaseSection();
   initSharingSection();
 }
 
