@@ -18,12 +18,11 @@
  * - `CAPLAB.*` formulas only when the custom functions are registered in this runtime (else Excel
  *   can leave them at #NAME?, OfficeDev/office-js#6611); otherwise their computed values.
  */
-import { ChartPlan, SheetPlan, TablePlan, WorkbookPlan, tableRowCount } from "../analysis/plan";
+import { ChartPlan, columnLetter, SheetPlan, TablePlan, WorkbookPlan, tableRowCount } from "../analysis/plan";
 import {
   MAX_BLOCK_ROWS,
   MAX_REQUEST_BYTES,
   RowBlock,
-  columnLetters,
   formulaRuns,
   freeSheetName,
   freeTableName,
@@ -287,8 +286,8 @@ class Writer {
     excelChart.axes.categoryAxis.title.text = chart.xTitle;
     excelChart.axes.valueAxis.title.text = chart.yTitle;
     excelChart.setPosition(
-      `${columnLetters(anchor.col)}${anchor.row + 1}`,
-      `${columnLetters(anchor.col + 7)}${anchor.row + 18}`,
+      `${columnLetter(anchor.col)}${anchor.row + 1}`,
+      `${columnLetter(anchor.col + 7)}${anchor.row + 18}`,
     );
     return bytes;
   }
