@@ -14,21 +14,11 @@
  */
 import ExcelJS from "exceljs";
 import { columnLetter } from "../analysis/plan";
-import { formulaOf, hasCaplabFormula } from "./sharing";
+import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./sharing";
 import { isErrorValue } from "./sharing-eval";
 
-/** One sheet to export: its used range as Office.js reads it. */
-export interface ExportSheet {
-  name: string;
-  /** 0-based position of the used range's top-left cell. */
-  row: number;
-  col: number;
-  /** `Range.formulas`. */
-  formulas: unknown[][];
-  /** `Range.values`. */
-  values: unknown[][];
-  /** `Range.valueTypes` (optional): "Error" marks an error value, which `values` gives as text. */
-  valueTypes?: string[][];
+/** One sheet to export: its used range as Office.js reads it, with its formats and widths. */
+export interface ExportSheet extends SheetSnapshot {
   /** `Range.numberFormat` (optional). */
   numberFormat?: string[][];
   /** Column widths in characters from column A (optional). */
