@@ -20,7 +20,6 @@
  */
 import { spawnSync } from "node:child_process";
 import {
-  createReadStream,
   createWriteStream,
   existsSync,
   mkdtempSync,
@@ -32,25 +31,15 @@ import {
 } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import Papa from "papaparse";
-import type * as Detect from "../src/import/detect";
-import type * as LabPlan from "../src/analysis/lab-plan";
 import { iogenColumnsOf } from "../src/import/iogen-csv";
-import { formatProblem } from "../src/import/types";
 
 const ROOT = join(__dirname, "..");
 /**
  * The reader and the plan are measured as `caplab` runs them: compiled by tsc into lib/ (`npm run
- * build:cli`). Through tsx's on-the-fly transform the same reader took 1.5× the CPU.
+ * build:cli`), in a plain node process per measurement (bench/import-child.js), not through tsx.
  */
 const LIB = join(ROOT, "lib");
-function compiled(): { readLabStream: typeof Detect.readLabStream; buildLabPlan: typeof LabPlan.buildLabPlan } {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const detect = require(join(LIB, "import", "detect.js")) as typeof Detect;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const plan = require(join(LIB, "analysis", "lab-plan.js")) as typeof LabPlan;
-  return { readLabStream: detect.readLabStream, buildLabPlan: plan.buildLabPlan };
-}
+const CHILD = join(__dirname, "import-child.js");
 
 /** Refuses to measure a lib/ older than the sources it was compiled from. */
 function checkCompiled(): void {
@@ -174,43 +163,6 @@ interface ChildResult {
   peakHeap: number;
 }
 
-/** The measurement, run inside the child: read every file, gather the steps, report. */
-async function child(files: string[]): Promise<void> {
-  const { readLabStream, buildLabPlan } = compiled();
-  const baselineRss = process.memoryUsage().rss;
-  let peakHeap = 0;
-  const sampler = setInterval(() => (peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed)), 20);
-  const t0 = process.hrtime.bigint();
-  const cpu0 = process.cpuUsage();
-  const results = [];
-  let rows = 0;
-  for (const file of files) {
-    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file, statSync(file).size);
-    if (r.errors.length > 0) throw new Error(r.errors.map(formatProblem).join("\n"));
-    rows += r.format === "fio-json" ? r.fio.rows.length : r.format === "unknown" ? 0 : r.iogen.table.length;
-    results.push(r);
-  }
-  const t1 = process.hrtime.bigint();
-  const plan = buildLabPlan(results);
-  const t2 = process.hrtime.bigint();
-  const cpu = process.cpuUsage(cpu0);
-  const stepsTable = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
-  clearInterval(sampler);
-  peakHeap = Math.max(peakHeap, process.memoryUsage().heapUsed);
-  const out: ChildResult = {
-    rows,
-    steps: stepsTable?.rows.length ?? 0,
-    readSeconds: Number(t1 - t0) / 1e9,
-    planSeconds: Number(t2 - t1) / 1e9,
-    totalSeconds: Number(t2 - t0) / 1e9,
-    cpuSeconds: (cpu.user + cpu.system) / 1e6,
-    baselineRss,
-    peakRss: process.resourceUsage().maxRSS * 1024,
-    peakHeap,
-  };
-  process.stdout.write(JSON.stringify(out) + "\n");
-}
-
 /** What one reader child reports: rows read, wall and CPU seconds of the read alone, memory. */
 interface ReaderResult {
   rows: number;
@@ -228,40 +180,6 @@ const READER_LABEL: Record<Reader, string> = {
   polars: "polars `read_csv`",
   pandas: "pandas `read_csv` (C engine)",
 };
-
-/** Reads the file with one JS reader inside this (child) process and prints a ReaderResult. */
-async function readerChild(reader: Reader, file: string): Promise<void> {
-  const { readLabStream } = compiled();
-  const baselineRss = process.memoryUsage().rss;
-  const t0 = process.hrtime.bigint();
-  const c0 = process.cpuUsage();
-  let rows = 0;
-  if (reader === "caplab") {
-    const r = await readLabStream(createReadStream(file, { highWaterMark: 1 << 20 }), file, statSync(file).size);
-    if (r.errors.length > 0 || r.format === "unknown" || r.format === "fio-json") throw new Error("not read");
-    rows = r.iogen.table.length;
-  } else {
-    // The way a browser app would use PapaParse: the text, typed cells, one row at a time.
-    let header = true;
-    Papa.parse<unknown[]>(readFileSync(file, "utf8"), {
-      dynamicTyping: true,
-      skipEmptyLines: true,
-      step: () => {
-        if (header) header = false;
-        else rows++;
-      },
-    });
-  }
-  const cpu = process.cpuUsage(c0);
-  const out: ReaderResult = {
-    rows,
-    wall: Number(process.hrtime.bigint() - t0) / 1e9,
-    cpu: (cpu.user + cpu.system) / 1e6,
-    peakRss: process.resourceUsage().maxRSS * 1024,
-    baselineRss,
-  };
-  process.stdout.write(JSON.stringify(out) + "\n");
-}
 
 /** The Python side: the library is imported before the baseline; CPU = process_time (all threads). */
 const PYTHON_READER = `
@@ -300,10 +218,7 @@ function runReader(reader: Reader, file: string): ReaderResult {
   const r =
     reader === "polars" || reader === "pandas"
       ? spawnSync("python3", ["-c", PYTHON_READER, reader, file], { encoding: "utf8", maxBuffer: 1 << 26 })
-      : spawnSync(process.execPath, [...process.execArgv, __filename, "--reader", reader, file], {
-          encoding: "utf8",
-          maxBuffer: 1 << 26,
-        });
+      : spawnSync(process.execPath, [CHILD, "reader", reader, file], { encoding: "utf8", maxBuffer: 1 << 26 });
   if (r.status !== 0) throw new Error(`${reader} child failed (exit ${r.status}):\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop()!) as ReaderResult;
 }
@@ -355,7 +270,7 @@ function compareReaders(file: string, bytes: number, runs: number): string {
 function measure(files: string[]): ChildResult & { timeMaxRss: number | null } {
   const listFile = join(tmpdir(), `caplab-bench-files-${process.pid}.json`);
   writeFileSync(listFile, JSON.stringify(files));
-  const nodeArgs = [...process.execArgv, __filename, "--child", listFile];
+  const nodeArgs = [CHILD, "plan", listFile];
   const useTime = existsSync(TIME);
   const r = useTime
     ? spawnSync(TIME, ["-v", process.execPath, ...nodeArgs], { encoding: "utf8", maxBuffer: 1 << 26 })
@@ -461,20 +376,7 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-if (process.argv[2] === "--reader") {
-  readerChild(process.argv[3] as Reader, process.argv[4]).catch((e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  });
-} else if (process.argv[2] === "--child") {
-  const files = JSON.parse(readFileSync(process.argv[3], "utf8")) as string[];
-  child(files).catch((e: unknown) => {
-    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
-    process.exit(1);
-  });
-} else {
-  main(process.argv.slice(2)).catch((e: unknown) => {
-    process.stderr.write(`bench:import: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exit(1);
-  });
-}
+main(process.argv.slice(2)).catch((e: unknown) => {
+  process.stderr.write(`bench:import: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+});

@@ -203,6 +203,67 @@ const FATAL = -2;
 const EMPTY = new Uint8Array(0);
 
 /**
+ * A number field of a plain record (see `plainRecords`): digits with at most one decimal point
+ * `dot`, or nothing (an empty cell, stored as NaN), then the byte `end`. Stores the value in
+ * `column[row]` and returns the index after `end`, or -1 for anything else (readRecord decides).
+ *
+ * Digits accumulate in an int32 (a short dependency chain: integer multiply-add, not floating
+ * point); more than 9 digits wrap it, so those are read again as a double. The value is m / 10^k,
+ * exact as in {@link bytes.decimalAt} (Clinger's fast path).
+ */
+function plainNumberField(
+  b: Uint8Array,
+  p: number,
+  end: number,
+  dot: number,
+  column: Float64Array,
+  row: number,
+): number {
+  const n = b.length;
+  const s = p;
+  let m = 0;
+  let c = 0;
+  while (p < n) {
+    c = b[p];
+    const d = (c - 48) >>> 0;
+    if (d > 9) break;
+    m = (m * 10 + d) | 0;
+    p++;
+  }
+  let fraction = -1;
+  if (c === dot && p < n) {
+    const first = ++p;
+    while (p < n) {
+      c = b[p];
+      const d = (c - 48) >>> 0;
+      if (d > 9) break;
+      m = (m * 10 + d) | 0;
+      p++;
+    }
+    fraction = p - first;
+  }
+  if (c !== end || p >= n) return -1;
+  const digits = p - s - (fraction >= 0 ? 1 : 0);
+  if (digits > 9) {
+    if (digits > 15) return -1;
+    m = decimalAt(b, s, p, dot === 44);
+  } else if (digits === 0) {
+    if (fraction >= 0) return -1; // "." alone: not a number
+    m = NaN; // an empty cell
+  } else if (fraction > 0) m /= POW10[fraction];
+  column[row] = m;
+  return p + 1;
+}
+
+export interface IogenCsvReaderOptions {
+  /**
+   * false: every record goes through the general path (`readRecord`), none through the fast path
+   * for plain records. The result is the same either way; tests compare the two.
+   */
+  plainPath?: boolean;
+}
+
+/**
  * Incremental iogen CSV reader over bytes: `push` chunks as they arrive (any split, even inside a
  * UTF-8 character or a CRLF pair), then `finish`. `push` returns false once the input is known to
  * be unusable (a fatal error), so a caller can stop reading a hostile or endless stream.
@@ -247,6 +308,10 @@ export class IogenCsvReader {
   private lineData: Uint32Array = new Uint32Array(0);
   private numberData: Float64Array[] = [];
   private codeData: Uint32Array[] = [];
+  /** Per header position: the column a number field fills (an empty array for other fields). */
+  private fieldNumbers: Float64Array[] = [];
+  /** Per header position: the slot a text field fills (null for fields not stored). */
+  private fieldTexts: (TextSlot | null)[] = [];
   /** Bytes of the file before the current buffer (for the row estimate of {@link grow}). */
   private consumedBefore = 0;
 
@@ -257,7 +322,12 @@ export class IogenCsvReader {
   constructor(
     readonly file: string,
     private readonly expectedBytes = 0,
-  ) {}
+    options: IogenCsvReaderOptions = {},
+  ) {
+    this.plainPath = options.plainPath ?? true;
+  }
+
+  private readonly plainPath: boolean;
 
   /** Takes the next bytes of the file; false when reading should stop (a fatal error was found). */
   push(chunk: Uint8Array): boolean {
@@ -266,12 +336,42 @@ export class IogenCsvReader {
     // mixing the two made the per-byte code polymorphic).
     const bytesIn =
       chunk.constructor === Uint8Array ? chunk : new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
-    const buf = this.carry.length > 0 ? concatBytes(this.carry, bytesIn) : bytesIn;
+    if (this.headerDone && this.carry.length > 0) {
+      const rest = this.stitch(bytesIn);
+      if (rest !== null) return this.pushRecords(rest);
+    }
+    return this.pushRecords(this.carry.length > 0 ? concatBytes(this.carry, bytesIn) : bytesIn);
+  }
+
+  /**
+   * Finishes the record left over from the last chunk with the bytes of this one up to their first
+   * line break, so the rest of the chunk is read where it lies (joining the whole chunk to the
+   * left-over bytes copied every byte of the file once more). Returns the bytes still to read, or
+   * null when that record goes on past the line break (a quoted line break): then the caller joins
+   * the whole chunk.
+   */
+  private stitch(bytesIn: Uint8Array): Uint8Array | null {
+    const k = bytesIn.indexOf(this.lineEnd);
+    if (k < 0) return null;
+    const joined = concatBytes(this.carry, bytesIn.subarray(0, k + 1));
+    const pos = this.readRecords(joined, 0, false);
+    if (pos === joined.length) {
+      this.consumedBefore += this.carry.length;
+      this.carry = EMPTY;
+      return bytesIn.subarray(k + 1);
+    }
+    // Not a whole record yet: nothing was stored or counted (only a whole record moves the row
+    // and line counts, or adds an error), so the whole chunk is joined instead.
+    return null;
+  }
+
+  /** Reads the records of `buf` (the left-over bytes already in front) and keeps what is left. */
+  private pushRecords(buf: Uint8Array): boolean {
     let pos = 0;
     if (!this.headerDone) {
       pos = this.readHeader(buf, false);
       if (pos < 0) {
-        this.carry = buf === bytesIn ? bytesIn.slice() : buf;
+        this.carry = buf.slice(); // the caller may reuse its chunk
         return !this.dead;
       }
     }
@@ -452,11 +552,84 @@ export class IogenCsvReader {
   private readRecords(b: Uint8Array, pos: number, eof: boolean): number {
     const n = b.length;
     while (pos < n && !this.dead) {
+      const plain = this.plainPath ? this.plainRecords(b, pos) : pos;
+      if (plain !== pos) {
+        pos = plain;
+        continue;
+      }
       const next = this.readRecord(b, pos, eof);
       if (next < 0) break;
       pos = next;
     }
     return pos;
+  }
+
+  /**
+   * The fast path: reads consecutive plain records from `start` — no quote, every number a plain
+   * decimal of at most 15 digits or empty, the header's number of fields, a line break at the end,
+   * iops present — straight into the columns, and returns where the first other record starts
+   * (`start` itself when that is the first one). Every other record, and a record cut by the end
+   * of the buffer, is left to {@link readRecord}, which stores or rejects it with its line number;
+   * this path never rejects anything, so the two always agree on what is stored.
+   *
+   * Numbers: digits accumulate in an int32 while there are at most 9 of them (a short dependency
+   * chain: integer multiply-add instead of floating point), then in a double; the value is
+   * m / 10^k, exact as in {@link decimalAt}.
+   */
+  private plainRecords(b: Uint8Array, start: number): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    const DOT = this.decimalComma ? 44 : 46;
+    const kinds = this.fieldKind;
+    const last = kinds.length - 1;
+    const numbers = this.fieldNumbers;
+    const iopsColumn = this.iopsAt < 0 ? null : this.numberData[this.iopsAt];
+    const absent = this.absentSlots;
+    let pos = start;
+    let row = this.rows;
+    while (pos < n && row < this.capacity) {
+      let p = pos;
+      for (let f = 0; f <= last && p >= 0; f++) {
+        const end = f === last ? T : D;
+        p =
+          kinds[f] === FieldKind.Number
+            ? plainNumberField(b, p, end, DOT, numbers[f], row)
+            : this.plainTextField(b, p, end, f, row);
+      }
+      if (p < 0 || (iopsColumn !== null && iopsColumn[row] !== iopsColumn[row]) || p - pos > MAX_LINE_BYTES) break;
+      this.lineData[row] = this.line++;
+      for (let a = 0; a < absent.length; a++) this.codeData[absent[a]][row] = this.textSlots[absent[a]].emptyCode;
+      row++;
+      this.rows = row;
+      pos = p;
+    }
+    return pos;
+  }
+
+  /**
+   * An unquoted text field of a plain record, stored at `row`: returns the index after the `end`
+   * byte that closes it, or -1 when it does not end there or starts with a quote.
+   */
+  private plainTextField(b: Uint8Array, p: number, end: number, f: number, row: number): number {
+    const n = b.length;
+    const D = this.delimiter;
+    const T = this.lineEnd;
+    const s = p;
+    if (p < n && b[p] === QUOTE) return -1;
+    while (p < n) {
+      const c = b[p];
+      if (c === D || c === T) break;
+      p++;
+    }
+    if (p >= n || b[p] !== end) return -1;
+    const slot = this.fieldTexts[f];
+    if (slot !== null) {
+      // The CR of a CRLF line break is not part of the last field.
+      const e = end === LF && T === LF && p > s && b[p - 1] === CR ? p - 1 : p;
+      this.codeData[this.fieldSlot[f]][row] = this.textCode(slot, b, s, e);
+    }
+    return p + 1;
   }
 
   /**
@@ -690,6 +863,13 @@ export class IogenCsvReader {
     this.lineData = t.line.storage();
     this.numberData = t.numeric.map((c) => c.storage());
     this.codeData = this.textSlots.map((slot) => slot.column.codes.storage());
+    const none = new Float64Array(0);
+    this.fieldNumbers = Array.from(this.fieldKind, (kind, f) =>
+      kind === FieldKind.Number ? this.numberData[this.fieldSlot[f]] : none,
+    );
+    this.fieldTexts = Array.from(this.fieldKind, (kind, f) =>
+      kind === FieldKind.Text ? this.textSlots[this.fieldSlot[f]] : null,
+    );
     this.capacity = capacity;
   }
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { Readable } from "stream";
-import { parseIogenCsv, parseIogenCsvStream } from "../../src/import/iogen-csv";
+import { IogenCsvReader, parseIogenCsv, parseIogenCsvStream } from "../../src/import/iogen-csv";
 import { detectFormat, readLabText } from "../../src/import/detect";
 
 const HEADER = "host,step,step_name,subinterval,phase,start_s,seconds,category,iops,service_ms_avg";
@@ -175,5 +175,64 @@ describe("column storage and number parsing", () => {
     expect(r.table.length).toBe(1);
     expect(r.table.column("step")?.values().length).toBe(1);
     expect(r.rows.map((x) => x.values.subinterval)).toEqual([2]);
+  });
+});
+
+describe("the fast path for plain records", () => {
+  const HEAD = "host,step,phase,subinterval,seconds,category,iops,service_ms_avg,note";
+  /** Cells that are plain (fast path) and cells that are not (empty, quoted, signed, blank, too long, bad). */
+  const numberCell = fc.oneof(
+    fc.stringMatching(/^[0-9]{1,12}(\.[0-9]{0,6})?$/),
+    fc.constantFrom("", ".", "-1", " 2", "2 ", "1e3", "12345678901234567", "0.1234567890123456", '"7"', "x", "5."),
+  );
+  const textCell = fc.oneof(
+    fc.constantFrom("h1", "h2", "measure", "warmup", "read", "overall", ""),
+    fc.constantFrom('"q,uoted"', '"multi\nline"', '"say ""hi"""', " spaced ", "=1+1"),
+  );
+  const record = fc.tuple(
+    textCell,
+    numberCell,
+    textCell,
+    numberCell,
+    numberCell,
+    textCell,
+    numberCell,
+    numberCell,
+    textCell,
+  );
+  const file = fc.record({
+    records: fc.array(record, { maxLength: 40 }),
+    crlf: fc.boolean(),
+    extraField: fc.nat({ max: 60 }),
+    tail: fc.constantFrom("", "h1,1,measure"),
+  });
+
+  it("stores, rejects and reports exactly what the general path does, in any chunking", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        file,
+        fc.array(fc.integer({ min: 1, max: 97 }), { minLength: 1, maxLength: 6 }),
+        async (f, sizes) => {
+          const nl = f.crlf ? "\r\n" : "\n";
+          const lines = f.records.map((r, i) => (i === f.extraField ? [...r, "extra"] : r).join(","));
+          const text = `${HEAD}${nl}${lines.map((l) => l + nl).join("")}${f.tail}`;
+          const bytes = Buffer.from(text, "utf8");
+          const general = new IogenCsvReader("f.csv", 0, { plainPath: false });
+          general.push(bytes);
+          const expected = general.finish();
+          const whole = new IogenCsvReader("f.csv");
+          whole.push(bytes);
+          expect(whole.finish()).toEqual(expected);
+          const chunks: Uint8Array[] = [];
+          for (let i = 0, k = 0; i < bytes.length; k++) {
+            const size = sizes[k % sizes.length];
+            chunks.push(bytes.subarray(i, i + size));
+            i += size;
+          }
+          expect(await parseIogenCsvStream(Readable.from(chunks), "f.csv")).toEqual(expected);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 });
