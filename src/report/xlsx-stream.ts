@@ -139,7 +139,7 @@ function* sheetXml(
   styles: Styles,
   strings: SharedStrings,
   h: StreamSheetHelpers,
-  done: () => void,
+  advance: (cells: number) => void,
 ): Generator<string> {
   const placed = placeTables(sheet);
   const first = placed[0];
@@ -171,6 +171,7 @@ function* sheetXml(
   const headers = placed.map((p) => h.uniqueHeaders(p.table.columns.map((c) => c.header)));
   const xfs = placed.map((p) => p.table.columns.map((c) => (c.numFmt ? (styles.xfOf.get(c.numFmt) ?? 0) : 0)));
   let out = "";
+  let cellsOut = 0;
   for (let r = 0; r <= lastRow; r++) {
     const rowNo = r + 1;
     let cells = "";
@@ -181,7 +182,9 @@ function* sheetXml(
       if (r === at.row) {
         for (let j = 0; j < table.columns.length; j++)
           cells += stringCell(`${letters[at.col + j]}${rowNo}`, headers[k][j], 1, strings);
+        cellsOut += table.columns.length;
       } else if (r > at.row && r <= at.row + n) {
+        cellsOut += table.columns.length;
         const i = r - at.row - 1;
         const rowXfs = xfs[k];
         for (let j = 0; j < table.columns.length; j++) {
@@ -195,6 +198,8 @@ function* sheetXml(
     if (out.length > 65536) {
       yield out;
       out = "";
+      advance(cellsOut);
+      cellsOut = 0;
     }
   }
   out += "</sheetData>";
@@ -206,7 +211,7 @@ function* sheetXml(
     '<pageMargins left="0.7" right="0.7" top="0.75" bottom="0.75" header="0.3" footer="0.3"/>' +
     '<pageSetup paperSize="9" orientation="landscape" fitToWidth="1" fitToHeight="0"/></worksheet>';
   yield out;
-  done();
+  advance(cellsOut);
 }
 
 function filterRef(at: { row: number; col: number }, table: TablePlan): string {
@@ -303,13 +308,14 @@ function packageParts(plan: WorkbookPlan): { types: string; rels: string; workbo
  * @param plan - the workbook plan
  * @param file - the path to create (must not exist)
  * @param helpers - the text, header and width rules shared with the in-memory writer
- * @param progress - called after each sheet with its name (for progress on stderr)
+ * @param progress - called as the sheets are written (about every 64 KiB of XML): the table cells
+ *   written so far (header cells included, as {@link planCells} counts them) and the sheet's name
  */
 export async function writeXlsxStream(
   plan: WorkbookPlan,
   file: string,
   helpers: StreamSheetHelpers,
-  progress: (sheet: string) => void = () => undefined,
+  progress: (cellsWritten: number, sheet: string) => void = () => undefined,
 ): Promise<void> {
   const styles = new Styles(plan);
   const strings = new SharedStrings();
@@ -322,6 +328,7 @@ export async function writeXlsxStream(
   });
   zip.pipe(out);
   const parts = packageParts(plan);
+  let written = 0;
   zip.append(parts.types, { name: "[Content_Types].xml" });
   zip.append(parts.rels, { name: "_rels/.rels" });
   zip.append(parts.core, { name: "docProps/core.xml" });
@@ -329,7 +336,10 @@ export async function writeXlsxStream(
   zip.append(parts.workbookRels, { name: "xl/_rels/workbook.xml.rels" });
   zip.append(styles.xml(), { name: "xl/styles.xml" });
   plan.sheets.forEach((sheet, i) => {
-    const xml = sheetXml(sheet, styles, strings, helpers, () => progress(sheet.name));
+    const xml = sheetXml(sheet, styles, strings, helpers, (cells) => {
+      written += cells;
+      progress(written, sheet.name);
+    });
     zip.append(Readable.from(xml), { name: `xl/worksheets/sheet${i + 1}.xml` });
   });
   // Read after the sheets (archiver takes the entries in order), so every string is known.

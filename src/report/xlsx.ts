@@ -234,8 +234,11 @@ export function planCells(plan: WorkbookPlan): number {
 export interface XlsxOptions {
   /** Above this many cells the streaming writer is used (default 250,000). */
   streamAboveCells?: number;
-  /** Called by the streaming writer after each sheet, with its name. */
-  progress?: (sheet: string) => void;
+  /**
+   * Called by the streaming writer as it goes (about every 64 KiB of XML) with the table cells
+   * written so far (as {@link planCells} counts them) and the sheet being written.
+   */
+  progress?: (cellsWritten: number, sheet: string) => void;
 }
 
 const DEFAULT_STREAM_ABOVE = 250_000;

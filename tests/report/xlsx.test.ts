@@ -141,6 +141,30 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
     expect(model.autoFilter).toBeTruthy();
     fs.rmSync(dir, { recursive: true });
   });
+
+  it("reports progress in cells, rising to every cell of the plan", async () => {
+    const rows = Array.from(
+      { length: 3000 },
+      (_, i) => `h,${1 + (i % 3)},${i},measure,1,overall,${100 + i},0.1,0.2,5,4`,
+    );
+    const csv =
+      "host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,cpu_busy_pct,cpu_cores\n" +
+      rows.join("\n") +
+      "\n";
+    const plan = buildLabPlan([readLabText(csv, "p.csv")]);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-progress-"));
+    const seen: [number, string][] = [];
+    await writeXlsxFile(plan, path.join(dir, "p.xlsx"), {
+      streamAboveCells: 0,
+      progress: (cells, sheet) => seen.push([cells, sheet]),
+    });
+    fs.rmSync(dir, { recursive: true });
+    const counts = seen.map(([c]) => c);
+    expect(counts.length).toBeGreaterThan(plan.sheets.length); // within the large sheet too, not only per sheet
+    expect(counts.every((c, i) => i === 0 || c >= counts[i - 1])).toBe(true);
+    expect(counts[counts.length - 1]).toBe(planCells(plan));
+    expect(new Set(seen.map(([, s]) => s))).toEqual(new Set(plan.sheets.map((s) => s.name)));
+  });
 });
 
 describe("awkward labels", () => {

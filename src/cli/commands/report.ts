@@ -147,6 +147,20 @@ async function readInputs(inputs: string[], io: CliIo): Promise<LabFileResult[] 
   return results;
 }
 
+/** A progress callback for the xlsx writer that prints a line on stderr at most once a second. */
+function everySecond(started: number, total: number, io: CliIo): (written: number, sheet: string) => void {
+  let next = started + 1000;
+  return (written, sheet) => {
+    const now = Date.now();
+    if (now < next) return;
+    next = now + 1000;
+    const pct = Math.min(100, Math.floor((100 * written) / total));
+    io.err(
+      `caplab report: writing sheet ${sheet}: ${pct} % (${written.toLocaleString("en-US")} of ${total.toLocaleString("en-US")} cells, ${((now - started) / 1000).toFixed(0)} s)\n`,
+    );
+  };
+}
+
 /**
  * Renders both outputs to temporary files beside their targets and renames them into place only
  * when both exist, so a failure leaves the targets as they were. Returns the exit code.
@@ -158,7 +172,7 @@ async function writeOutputs(plan: WorkbookPlan, html: string | undefined, a: Arg
     const started = Date.now();
     const cells = planCells(plan);
     if (cells > 1_000_000) io.err(`caplab report: writing ${output} (${cells.toLocaleString("en-US")} cells) ...\n`);
-    temps.push([await renderXlsxToTemp(plan, output), output]);
+    temps.push([await renderXlsxToTemp(plan, output, { progress: everySecond(started, cells, io) }), output]);
     if (Date.now() - started > 1000)
       io.err(`caplab report: wrote the workbook in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     if (a.html !== undefined && html !== undefined) {
