@@ -26,7 +26,15 @@ export interface FakeChart {
   xTitle: string;
   yTitle: string;
   position: string[];
-  series: { name: string; chartType: string; x: (number | string | boolean)[]; y: (number | string | boolean)[] }[];
+  series: {
+    name: string;
+    chartType: string;
+    x: (number | string | boolean)[];
+    y: (number | string | boolean)[];
+    /** The ranges set by setXAxisValues / setValues (e.g. "Model!E6:E9"): what the series draws. */
+    xRef?: string;
+    yRef?: string;
+  }[];
 }
 
 export interface FakeTable {
@@ -38,24 +46,192 @@ export interface FakeTable {
   cols: number;
 }
 
+/** Rows per storage page (a page holds one column's cells for PAGE_ROWS consecutive rows). */
+const PAGE_ROWS = 4096;
+/** Page key: column × this + row page (1,048,576 rows / 4096 = 256 row pages). */
+const ROW_PAGES = 256;
+/** Cell kinds in a page's `kind` array. */
+const Kind = { Absent: 0, Number: 1, Text: 2, False: 3, True: 4 } as const;
+
+/** One column's cells over PAGE_ROWS rows: kinds, numbers unboxed, texts, format codes, formulas. */
+interface Page {
+  kind: Uint8Array;
+  num: Float64Array | null;
+  text: (string | undefined)[] | null;
+  format: Uint16Array;
+  formulas: Map<number, string> | null;
+}
+
+/**
+ * A worksheet's cells, stored compactly: per column, pages of 4,096 rows holding typed arrays
+ * (3 to 11 bytes a cell instead of a Map entry and an object per cell), so a 1,000,000-row × 23
+ * column import fits (a JavaScript Map holds at most 2^24 entries) without the store dominating
+ * the page's memory or stalling it while it grows.
+ *
+ * Accessors: {@link get} (a snapshot), {@link cell} (a live cell: assigning its fields writes the
+ * sheet), {@link values}, and {@link cells}, a read/write Map-like view keyed "row,col" (iteration
+ * in row-major order).
+ */
 export class FakeSheet {
-  cells = new Map<string, FakeCell>();
   charts: FakeChart[] = [];
   frozenRows = 0;
   columnWidths = new Map<number, number>();
+  private readonly pages = new Map<number, Page>();
+  private readonly formatCodes = new Map<string, number>([["General", 0]]);
+  private readonly formatNames: string[] = ["General"];
+  private count = 0;
   constructor(public name: string) {}
 
-  get(row: number, col: number): FakeCell | undefined {
-    return this.cells.get(`${row},${col}`);
+  private page(row: number, col: number, create: boolean): Page | undefined {
+    const key = col * ROW_PAGES + Math.floor(row / PAGE_ROWS);
+    let p = this.pages.get(key);
+    if (!p && create) {
+      p = {
+        kind: new Uint8Array(PAGE_ROWS),
+        num: null,
+        text: null,
+        format: new Uint16Array(PAGE_ROWS),
+        formulas: null,
+      };
+      this.pages.set(key, p);
+    }
+    return p;
   }
 
-  cell(row: number, col: number): FakeCell {
-    let c = this.cells.get(`${row},${col}`);
-    if (!c) {
-      c = { value: "", format: "General", formula: null };
-      this.cells.set(`${row},${col}`, c);
+  private formatCode(format: string): number {
+    let code = this.formatCodes.get(format);
+    if (code === undefined) {
+      code = this.formatNames.length;
+      this.formatNames.push(format);
+      this.formatCodes.set(format, code);
     }
-    return c;
+    return code;
+  }
+
+  /** Whether a cell exists (was written: value, format or formula). */
+  has(row: number, col: number): boolean {
+    const p = this.page(row, col, false);
+    return p !== undefined && p.kind[row % PAGE_ROWS] !== Kind.Absent;
+  }
+
+  /** A cell's value ("" when absent). */
+  valueAt(row: number, col: number): number | string | boolean {
+    const p = this.page(row, col, false);
+    if (!p) return "";
+    const i = row % PAGE_ROWS;
+    switch (p.kind[i]) {
+      case Kind.Number:
+        return (p.num as Float64Array)[i];
+      case Kind.Text:
+        return p.text?.[i] ?? "";
+      case Kind.False:
+        return false;
+      case Kind.True:
+        return true;
+      default:
+        return "";
+    }
+  }
+
+  /** A cell's number format ("General" when absent). */
+  formatAt(row: number, col: number): string {
+    const p = this.page(row, col, false);
+    return p ? this.formatNames[p.format[row % PAGE_ROWS]] : "General";
+  }
+
+  /** A cell's formula (null when none). */
+  formulaAt(row: number, col: number): string | null {
+    return this.page(row, col, false)?.formulas?.get(row % PAGE_ROWS) ?? null;
+  }
+
+  private touch(p: Page, i: number): void {
+    if (p.kind[i] === Kind.Absent) {
+      p.kind[i] = Kind.Text; // an existing cell with no value holds "" (as the Map store did)
+      this.count++;
+    }
+  }
+
+  setValue(row: number, col: number, v: number | string | boolean): void {
+    const p = this.page(row, col, true) as Page;
+    const i = row % PAGE_ROWS;
+    this.touch(p, i);
+    if (typeof v === "number") {
+      p.kind[i] = Kind.Number;
+      (p.num ??= new Float64Array(PAGE_ROWS))[i] = v;
+    } else if (typeof v === "boolean") p.kind[i] = v ? Kind.True : Kind.False;
+    else {
+      p.kind[i] = Kind.Text;
+      if (v !== "" || p.text) (p.text ??= new Array<string | undefined>(PAGE_ROWS))[i] = v;
+    }
+    if (p.kind[i] !== Kind.Text && p.text) p.text[i] = undefined;
+  }
+
+  setFormat(row: number, col: number, format: string): void {
+    const p = this.page(row, col, true) as Page;
+    const i = row % PAGE_ROWS;
+    this.touch(p, i);
+    p.format[i] = this.formatCode(format);
+  }
+
+  setFormula(row: number, col: number, formula: string | null): void {
+    const p = this.page(row, col, true) as Page;
+    const i = row % PAGE_ROWS;
+    this.touch(p, i);
+    if (formula === null) p.formulas?.delete(i);
+    else (p.formulas ??= new Map()).set(i, formula);
+  }
+
+  /** Removes a cell. */
+  remove(row: number, col: number): boolean {
+    const p = this.page(row, col, false);
+    const i = row % PAGE_ROWS;
+    if (!p || p.kind[i] === Kind.Absent) return false;
+    p.kind[i] = Kind.Absent;
+    p.format[i] = 0;
+    if (p.text) p.text[i] = undefined;
+    p.formulas?.delete(i);
+    this.count--;
+    return true;
+  }
+
+  /** A snapshot of one cell, or undefined when it was never written. */
+  get(row: number, col: number): FakeCell | undefined {
+    if (!this.has(row, col)) return undefined;
+    return { value: this.valueAt(row, col), format: this.formatAt(row, col), formula: this.formulaAt(row, col) };
+  }
+
+  /** The live cell (created empty when absent): reading and assigning its fields reads and writes the sheet. */
+  cell(row: number, col: number): FakeCell {
+    if (!this.has(row, col)) this.setFormat(row, col, "General");
+    return new LiveCell(this, row, col);
+  }
+
+  /** Every existing cell's position, in row-major order. */
+  *positions(): Generator<[number, number]> {
+    const byRowPage = new Map<number, number[]>();
+    for (const key of this.pages.keys()) {
+      const rp = key % ROW_PAGES;
+      const list = byRowPage.get(rp) ?? [];
+      list.push(Math.floor(key / ROW_PAGES));
+      byRowPage.set(rp, list);
+    }
+    for (const rp of [...byRowPage.keys()].sort((a, b) => a - b)) {
+      const cols = (byRowPage.get(rp) as number[]).sort((a, b) => a - b);
+      const pages = cols.map((c) => this.pages.get(c * ROW_PAGES + rp) as Page);
+      for (let i = 0; i < PAGE_ROWS; i++)
+        for (let k = 0; k < cols.length; k++) if (pages[k].kind[i] !== Kind.Absent) yield [rp * PAGE_ROWS + i, cols[k]];
+    }
+  }
+
+  /** The cells as a Map-like view keyed "row,col" (snapshots out; `set` writes the sheet). */
+  get cells(): CellsView {
+    return new CellsView(this, () => this.count);
+  }
+
+  /** Replaces every cell by those of `map` (keys "row,col"). */
+  set cells(map: Iterable<[string, FakeCell]>) {
+    for (const [r, c] of [...this.positions()]) this.remove(r, c);
+    for (const [k, v] of map) new CellsView(this, () => this.count).set(k, v);
   }
 
   /** Values of a rectangle (empty cells as ""). */
@@ -63,10 +239,84 @@ export class FakeSheet {
     const out: (number | string | boolean)[][] = [];
     for (let r = 0; r < rows; r++) {
       const line: (number | string | boolean)[] = [];
-      for (let c = 0; c < cols; c++) line.push(this.get(row + r, col + c)?.value ?? "");
+      for (let c = 0; c < cols; c++) line.push(this.valueAt(row + r, col + c));
       out.push(line);
     }
     return out;
+  }
+}
+
+/** A cell of a {@link FakeSheet} whose fields read and write the sheet's store. */
+class LiveCell implements FakeCell {
+  constructor(
+    private readonly sheet: FakeSheet,
+    private readonly row: number,
+    private readonly col: number,
+  ) {}
+  get value(): number | string | boolean {
+    return this.sheet.valueAt(this.row, this.col);
+  }
+  set value(v: number | string | boolean) {
+    this.sheet.setValue(this.row, this.col, v);
+  }
+  get format(): string {
+    return this.sheet.formatAt(this.row, this.col);
+  }
+  set format(f: string) {
+    this.sheet.setFormat(this.row, this.col, f);
+  }
+  get formula(): string | null {
+    return this.sheet.formulaAt(this.row, this.col);
+  }
+  set formula(f: string | null) {
+    this.sheet.setFormula(this.row, this.col, f);
+  }
+}
+
+function parseKey(key: string): [number, number] {
+  const [r, c] = key.split(",").map(Number);
+  return [r, c];
+}
+
+/** `FakeSheet.cells`: what the per-cell Map offered (get, has, set, delete, size, iteration). */
+export class CellsView implements Iterable<[string, FakeCell]> {
+  constructor(
+    private readonly sheet: FakeSheet,
+    private readonly count: () => number,
+  ) {}
+  get size(): number {
+    return this.count();
+  }
+  get(key: string): FakeCell | undefined {
+    return this.sheet.get(...parseKey(key));
+  }
+  has(key: string): boolean {
+    return this.sheet.has(...parseKey(key));
+  }
+  set(key: string, cell: FakeCell): this {
+    const [r, c] = parseKey(key);
+    this.sheet.setFormat(r, c, cell.format);
+    this.sheet.setValue(r, c, cell.value);
+    this.sheet.setFormula(r, c, cell.formula);
+    return this;
+  }
+  delete(key: string): boolean {
+    return this.sheet.remove(...parseKey(key));
+  }
+  *keys(): Generator<string> {
+    for (const [r, c] of this.sheet.positions()) yield `${r},${c}`;
+  }
+  *values(): Generator<FakeCell> {
+    for (const [r, c] of this.sheet.positions()) yield this.sheet.get(r, c) as FakeCell;
+  }
+  *entries(): Generator<[string, FakeCell]> {
+    for (const [r, c] of this.sheet.positions()) yield [`${r},${c}`, this.sheet.get(r, c) as FakeCell];
+  }
+  [Symbol.iterator](): Generator<[string, FakeCell]> {
+    return this.entries();
+  }
+  forEach(fn: (cell: FakeCell, key: string) => void): void {
+    for (const [k, v] of this.entries()) fn(v, k);
   }
 }
 
@@ -119,6 +369,9 @@ class Context {
     const refused = bytes > this.book.maxRequestBytes;
     this.book.requests.push({ bytes, operations: ops.length, calculationSuspended: this.suspended, refused });
     this.suspended = false;
+    // A real sync is a round trip to the host: the promise settles in a later task, so the page
+    // can paint and run its timers between requests (awaiting a microtask here would not let it).
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
     if (refused) {
       const e = new Error(`The request payload size has exceeded the limit (${bytes} bytes).`) as Error & {
         code: string;
@@ -275,7 +528,7 @@ class RangeProxy {
     this.check(a, "numberFormat");
     this.ctx.push({ range: this.address, numberFormat: a }, () => {
       const s = this.ws.model();
-      a.forEach((line, r) => line.forEach((f, c) => (s.cell(this.row + r, this.col + c).format = f)));
+      a.forEach((line, r) => line.forEach((f, c) => s.setFormat(this.row + r, this.col + c, f)));
     });
   }
   set values(a: (number | string | boolean)[][]) {
@@ -284,14 +537,15 @@ class RangeProxy {
       const s = this.ws.model();
       a.forEach((line, r) =>
         line.forEach((v, c) => {
-          const cell = s.cell(this.row + r, this.col + c);
+          const row = this.row + r;
+          const col = this.col + c;
           // Excel parses typed-in text: in a cell not formatted as text, "=…", "+…", "-…", "@…" is a formula.
-          if (typeof v === "string" && cell.format !== "@" && /^[=+\-@]/.test(v) && v.length > 1) {
-            cell.formula = v.startsWith("=") ? v : `=${v.slice(v.startsWith("@") ? 1 : 0)}`;
-            cell.value = "#NAME?";
+          if (typeof v === "string" && v.length > 1 && /^[=+\-@]/.test(v) && s.formatAt(row, col) !== "@") {
+            s.setFormula(row, col, v.startsWith("=") ? v : `=${v.slice(v.startsWith("@") ? 1 : 0)}`);
+            s.setValue(row, col, "#NAME?");
           } else {
-            cell.value = v;
-            cell.formula = null;
+            s.setValue(row, col, v);
+            if (s.formulaAt(row, col) !== null) s.setFormula(row, col, null);
           }
         }),
       );
@@ -303,10 +557,11 @@ class RangeProxy {
       const s = this.ws.model();
       a.forEach((line, r) =>
         line.forEach((f, c) => {
-          const cell = s.cell(this.row + r, this.col + c);
-          if (cell.format === "@")
-            cell.value = f; // a formula typed into a text cell stays text
-          else cell.formula = f;
+          const row = this.row + r;
+          const col = this.col + c;
+          if (s.formatAt(row, col) === "@")
+            s.setValue(row, col, f); // a formula typed into a text cell stays text
+          else s.setFormula(row, col, f);
         }),
       );
     });
@@ -331,11 +586,13 @@ class SeriesProxy {
   setXAxisValues(range: RangeProxy): void {
     this.ctx.push({ setXAxisValues: range.address }, () => {
       this.model().x = rangeColumn(this.ctx, range);
+      this.model().xRef = range.address;
     });
   }
   setValues(range: RangeProxy): void {
     this.ctx.push({ setValues: range.address }, () => {
       this.model().y = rangeColumn(this.ctx, range);
+      this.model().yRef = range.address;
     });
   }
 }
@@ -355,10 +612,13 @@ class ChartProxy {
     this.model = model;
     ctx.push({ addChart: type, range: range.address, seriesBy }, () => {
       const s = ws.model();
-      // seriesBy Columns over two columns: the first is x, the second one series.
+      // seriesBy Columns over two columns: the first is x, the second one series; over one column,
+      // one series with x = 1, 2, … (Excel's default when no x values are given).
       const data = s.values(range.row, range.col, range.rows, range.cols);
       if (seriesBy === "Columns" && range.cols === 2)
         model.series.push({ name: "", chartType: type, x: data.map((r) => r[0]), y: data.map((r) => r[1]) });
+      else if (seriesBy === "Columns" && range.cols === 1)
+        model.series.push({ name: "", chartType: type, x: data.map((_, i) => i + 1), y: data.map((r) => r[0]) });
       s.charts.push(model);
     });
     const text = (set: (t: string) => void) => ({

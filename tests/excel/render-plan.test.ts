@@ -1,6 +1,6 @@
 import * as fs from "fs";
 import * as path from "path";
-import { createFakeHost, FakeHost, installFakeHost } from "./fake-excel";
+import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-excel";
 import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
 import { freeSheetName, samplePoints, needsTextFormat } from "../../src/excel/blocks";
 import { WorkbookPlan, TablePlan } from "../../src/analysis/plan";
@@ -180,6 +180,30 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     expect(chart.series[0].y).toEqual([0, 2, 4]);
     expect(chart.series[1].x[999]).toBe(4999);
     expect(samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3)).toEqual({ x: [1, 3, 5], y: [1, 3, 5] });
+  });
+
+  test("the fake's compact cell store: Map-like view, live cells, the last row of a sheet", () => {
+    const { workbook } = createFakeHost();
+    workbook.sheets.push(new FakeSheet("S"));
+    const s = workbook.sheet("S")!;
+    s.cell(1_048_575, 16_383).value = 7;
+    s.cells.set("0,1", { value: "=x", format: "@", formula: null });
+    const c = s.cell(0, 0);
+    c.value = true;
+    c.formula = "=1=1";
+    expect(s.get(1_048_575, 16_383)).toEqual({ value: 7, format: "General", formula: null });
+    expect([...s.cells.keys()]).toEqual(["0,0", "0,1", "1048575,16383"]);
+    expect(s.cells.size).toBe(3);
+    expect(s.cells.get("0,0")).toEqual({ value: true, format: "General", formula: "=1=1" });
+    expect(s.get(0, 1)).toEqual({ value: "=x", format: "@", formula: null });
+    expect(s.cells.delete("0,1")).toBe(true);
+    expect(s.get(0, 1)).toBeUndefined();
+    expect(s.values(0, 0, 1, 3)).toEqual([[true, "", ""]]);
+    s.cell(5, 5).value = 1.5;
+    s.cell(5, 5).value = "text";
+    expect(s.get(5, 5)!.value).toBe("text");
+    s.cell(5, 5).value = 2;
+    expect(s.get(5, 5)!.value).toBe(2);
   });
 
   test("an Excel without ExcelApi 1.7 gets a message naming what is missing", async () => {
