@@ -14,8 +14,11 @@
  * resident set size" as a cross-check. The baseline is the child's RSS after loading the modules,
  * before reading. Targets: ≥ 1,000,000 rows/s (CPU), at least polars' rate, and peak memory ≤ 2× the file size.
  *
+ * 3. `caplab report` on the iogen CSV, end to end (read, plan, .xlsx), with its peak memory.
+ *
  * Options: --rows N (default 1,000,000), --runs N (default 3; the best time and the largest
- * peak are reported), --write (replace the import section of docs/benchmarks.md), --keep
+ * peak are reported), --reader-runs N (rounds of the side-by-side readers, default 5),
+ * --report-runs N (default 3), --write (replace the import section of docs/benchmarks.md), --keep
  * (keep the temp directory).
  */
 import { spawnSync } from "node:child_process";
@@ -282,6 +285,47 @@ function measure(files: string[]): ChildResult & { timeMaxRss: number | null } {
   return { ...result, timeMaxRss: m ? Number(m[1]) * 1024 : null };
 }
 
+/**
+ * `caplab report` on the 1M-row file, end to end as a user runs it (`node bin/caplab.js report
+ * FILE -o OUT.xlsx`): `runs` runs, median wall and CPU time, largest peak RSS (`/usr/bin/time -v`
+ * when present, else the wall time alone), and the cells written (from its stderr line).
+ */
+function reportRuns(csv: string, rows: number, dir: string, runs: number): string {
+  const walls: number[] = [];
+  const cpus_: number[] = [];
+  const peaks: number[] = [];
+  let cells = "";
+  const useTime = existsSync(TIME);
+  for (let i = 0; i < runs; i++) {
+    process.stderr.write(`caplab report: run ${i + 1}/${runs} ...\n`);
+    const out = join(dir, `report-${i}.xlsx`);
+    const args = [join(ROOT, "bin", "caplab.js"), "report", csv, "-o", out];
+    const t0 = process.hrtime.bigint();
+    const r = useTime
+      ? spawnSync(TIME, ["-v", process.execPath, ...args], { encoding: "utf8", maxBuffer: 1 << 26 })
+      : spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 1 << 26 });
+    walls.push(Number(process.hrtime.bigint() - t0) / 1e9);
+    if (r.status !== 0) throw new Error(`caplab report failed (exit ${r.status}):\n${r.stderr}`);
+    cells = /\(([\d,]+) cells\)/.exec(r.stderr)?.[1] ?? cells;
+    const user = /User time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    const sys = /System time \(seconds\): ([\d.]+)/.exec(r.stderr);
+    if (user && sys) cpus_.push(Number(user[1]) + Number(sys[1]));
+    const rss = /Maximum resident set size \(kbytes\): (\d+)/.exec(r.stderr);
+    if (rss) peaks.push(Number(rss[1]) * 1024);
+    rmSync(out, { force: true });
+  }
+  const what = cells === "" ? "write the workbook" : `write ${cells} cells through the streaming xlsx writer`;
+  return [
+    `\`caplab report\` on the same file, end to end (\`node bin/caplab.js report FILE -o OUT.xlsx\`: read, plan,`,
+    `${what}), ${runs} run${runs > 1 ? "s" : ""}, medians; peak = largest maximum RSS.`,
+    "",
+    "| what | wall s | CPU s | peak RSS MiB |",
+    "|---|---:|---:|---:|",
+    `| \`caplab report\`, ${fmt(rows)}-row subinterval CSV | ${median(walls).toFixed(1)} | ` +
+      `${cpus_.length > 0 ? median(cpus_).toFixed(1) : "—"} | ${peaks.length > 0 ? MB(Math.max(...peaks)) : "—"} |`,
+  ].join("\n");
+}
+
 const MB = (n: number): string => (n / 1048576).toFixed(0);
 const fmt = (n: number): string => Math.round(n).toLocaleString("en-US");
 
@@ -320,6 +364,7 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(readers + "\n\n");
     const iogen = best("iogen CSV", [csv]);
     const fioRes = best("fio JSON", fio.files);
+    const report = reportRuns(csv, rows, dir, arg("--report-runs", 3));
 
     const cpu = cpus()[0]?.model ?? "unknown CPU";
     const load = loadavg()
@@ -353,6 +398,7 @@ async function main(argv: string[]): Promise<void> {
     lines.push(
       `fio JSON: ${fmt(100 / fioRes.totalSeconds)} files/s; iogen CSV: ${(csvBytes / 1048576 / iogen.totalSeconds).toFixed(1)} MiB/s.`,
     );
+    lines.push("", report);
     const table = lines.join("\n");
     process.stdout.write(table + "\n");
     if (argv.includes("--write")) {
@@ -365,7 +411,7 @@ async function main(argv: string[]): Promise<void> {
         text.replace(
           re,
           `<!-- BEGIN import -->\n## Import (lab results)\n\n### Readers side by side\n\n${readers}\n\n` +
-            `### Read and plan (\`caplab report\` without the writers)\n\n${table}\n<!-- END import -->`,
+            `### Read and plan, and \`caplab report\` end to end\n\n${table}\n<!-- END import -->`,
         ),
       );
       process.stderr.write("docs/benchmarks.md updated\n");
