@@ -62,6 +62,19 @@ export function splitReference(ref: string): { sheet: string | undefined; range:
 const err = (code: string): ErrorValue => ({ error: code });
 
 /**
+ * A worksheet function's result element as a cell value: an error object it places in a spilled
+ * cell (`ExcelError`, or `CustomFunctions.Error` in Excel, both with an Excel `code` such as
+ * "#N/A"; an aliased DOE_FIT term) becomes an {@link ErrorValue}, so it is never written as data.
+ */
+function resultScalar(v: unknown): Scalar {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") return v;
+  if (isErrorValue(v)) return v;
+  const code = (v as { code?: unknown }).code;
+  return err(typeof code === "string" && code.startsWith("#") ? code : "#VALUE!");
+}
+
+/**
  * Applies an operator element by element with Excel's broadcasting: a single value or a single
  * row/column stretches over the other operand; cells outside the smaller array are #N/A.
  */
@@ -329,8 +342,8 @@ export class FormulaEvaluator {
     if (e) return e;
     try {
       const out = (fn as (...a: unknown[]) => unknown)(...values);
-      if (Array.isArray(out)) return out.map((row) => (Array.isArray(row) ? row : [row]) as Scalar[]);
-      return out as Scalar;
+      if (Array.isArray(out)) return out.map((row) => (Array.isArray(row) ? row : [row]).map(resultScalar));
+      return resultScalar(out);
     } catch (x) {
       const code = (x as { code?: unknown }).code;
       return err(typeof code === "string" && code.startsWith("#") ? code : "#VALUE!");

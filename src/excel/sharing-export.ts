@@ -7,15 +7,18 @@
  * open workbook's own file (OfficeDev/office-js #3740, #3844), hence a new file.
  *
  * Formulas: native formulas are written as formulas with their calculated value cached (so the
- * new workbook stays live and shows the numbers before any recalculation); a formula that still
- * names a Capacity Lab function is refused (freeze first). Text is always written as text.
+ * new workbook stays live and shows the numbers before any recalculation), except those that refer
+ * to a sheet not in the new workbook, written as their value (they would be #REF! there); a
+ * formula that still names a Capacity Lab function is refused (freeze first). Text is always
+ * written as text.
  * Not carried over: charts (ExcelJS writes none; exceljs#141), Excel table objects, conditional
  * formats. No Office types: testable in Node.
  */
 import ExcelJS from "exceljs";
+import { tokenize } from "@borgar/fx";
 import { columnLetter } from "../analysis/plan";
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./sharing";
-import { isErrorValue } from "./sharing-eval";
+import { isErrorValue, splitReference } from "./sharing-eval";
 
 /** One sheet to export: its used range as Office.js reads it, with its formats and widths. */
 export interface ExportSheet extends SheetSnapshot {
@@ -32,6 +35,25 @@ const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
 function cellText(text: string): string {
   const clean = text.replace(XML_INVALID, "\uFFFD");
   return clean.length > 32767 ? clean.slice(0, 32766) + "…" : clean;
+}
+
+/**
+ * True when a formula refers to a sheet that is not in the new workbook (a copy's references still
+ * point at the original sheets, e.g. `'Model'!$H$6` or `Steps!B5`): such a formula would become
+ * #REF! there, so its value is written instead.
+ */
+export function refersOutside(formula: string, exported: Set<string>): boolean {
+  let tokens: { type: string; value: string }[];
+  try {
+    tokens = tokenize(formula) as { type: string; value: string }[];
+  } catch {
+    return true; // not understood: the value is the safe choice
+  }
+  return tokens.some((t) => {
+    if (t.type !== "range") return false;
+    const { sheet } = splitReference(t.value);
+    return sheet !== undefined && !exported.has(sheet.toLowerCase());
+  });
 }
 
 function cachedResult(v: unknown): ExcelJS.CellFormulaValue["result"] {
@@ -56,6 +78,7 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
   wb.title = title;
   wb.created = new Date(0);
   wb.modified = new Date(0);
+  const exported = new Set(sheets.map((x) => x.name.toLowerCase()));
   for (const sheet of sheets) {
     const ws = wb.addWorksheet(sheet.name);
     sheet.formulas.forEach((line, i) =>
@@ -65,12 +88,13 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
         const fmt = sheet.numberFormat?.[i]?.[j];
         if ((formula === "" || formula === null || formula === undefined) && (value === "" || value === null)) return;
         const cell = ws.getCell(sheet.row + i + 1, sheet.col + j + 1);
-        if (formulaOf(formula, raw) !== undefined && typeof formula === "string") {
-          if (hasCaplabFormula(formula)) {
-            throw new Error(
-              `${sheet.name}!${columnLetter(sheet.col + j)}${sheet.row + i + 1}: still has a Capacity Lab formula (${formula}); freeze it first`,
-            );
-          }
+        const live = formulaOf(formula, raw) !== undefined && typeof formula === "string";
+        if (live && hasCaplabFormula(formula)) {
+          throw new Error(
+            `${sheet.name}!${columnLetter(sheet.col + j)}${sheet.row + i + 1}: still has a Capacity Lab formula (${formula}); freeze it first`,
+          );
+        }
+        if (live && !refersOutside(formula, exported)) {
           cell.value = {
             formula: formula.slice(1),
             result: cachedResult(value),

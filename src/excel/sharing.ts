@@ -246,7 +246,9 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
               columns: block[0]?.length ?? 1,
               reason: isErrorValue(value)
                 ? `the value is the error ${value.error}`
-                : "a text value that would read as a formula",
+                : block.flat().some(isErrorValue)
+                  ? `the result holds the error ${(block.flat().find(isErrorValue) as { error: string }).error}`
+                  : "a text value that would read as a formula",
             };
           }
         }

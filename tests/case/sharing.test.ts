@@ -129,6 +129,17 @@ describe("planFreeze", () => {
     expect(applyFreeze(s, frozen).formulas[0][2]).toBe("=A1*2"); // native formulas stay
   });
 
+  it("takes an error a function places in a spilled cell (an aliased DOE_FIT term) from Excel, never as data", () => {
+    // A 2×2 design with a third factor equal to the first: c is aliased with a, so DOE_FIT gives
+    // #N/A for its estimate (as R's lm gives NA).
+    const factors = '{"a","b","c";-1,-1,-1;1,-1,1;-1,1,-1;1,1,1}';
+    const s = sheet([[`=CAPLAB.DOE_FIT(${factors},{"y";1;2;4;7},1)`]]);
+    const [cell] = planFreeze([s]);
+    const r = cell.replacement;
+    expect(r).toMatchObject({ kind: "copy", reason: "the result holds the error #N/A" });
+    expect(cell.value).toBe("Term"); // the spill's top-left cell
+  });
+
   it("writes a spilled result as a block of values", () => {
     const frozen = planFreeze([sheet([["=CAPLAB.MMC_METRICS(4,30,0.08)"]])]);
     const r = frozen[0].replacement;
@@ -274,5 +285,28 @@ describe("valuesOnlyWorkbook", () => {
     expect(ws.getCell("E2").formula).toBe("D2*2");
     expect(ws.getCell("E2").result).toBe(0.5);
     expect(ws.getColumn(2).width).toBe(30);
+  });
+
+  it("writes the value of a formula that refers to a sheet left out of the new workbook (it would be #REF! there)", async () => {
+    const bytes = await valuesOnlyWorkbook(
+      [
+        {
+          name: "Case (shared)",
+          row: 0,
+          col: 0,
+          formulas: [["='Model'!$H$6/1000", "=Steps!B5", "='Other (shared)'!A1*2", "=A1*2"]],
+          values: [[0.0039, 7, 4, 0.0078]],
+        },
+        { name: "Other (shared)", row: 0, col: 0, formulas: [[2]], values: [[2]] },
+      ],
+      "t",
+    );
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const ws = wb.getWorksheet("Case (shared)") as ExcelJS.Worksheet;
+    expect(ws.getCell("A1").value).toBe(0.0039);
+    expect(ws.getCell("B1").value).toBe(7);
+    expect(ws.getCell("C1").formula).toBe("'Other (shared)'!A1*2");
+    expect(ws.getCell("D1").formula).toBe("A1*2");
   });
 });

@@ -7,7 +7,16 @@
  *   `RequestPayloadSizeLimitExceeded` and nothing of it applied;
  * - `Range.values` with a text that begins with "=" in a cell not formatted as text ("@") becomes a
  *   formula (the injection trap), and "+", "-", "@" texts likewise;
- * - a worksheet name already used (case-insensitive) is refused, as Excel does.
+ * - a worksheet name already used (case-insensitive) is refused, as Excel does;
+ * - for "Prepare for sharing" (`src/excel/sharing-excel.ts`): `Worksheet.copy` (cells, formats,
+ *   charts), renaming, `getItem`, used ranges and range reads (`load` of formulas, values,
+ *   valueTypes, numberFormat, column widths, applied in batch order at `sync`),
+ *   `Range.copyFrom(…, "Values")` and `Excel.createWorkbook` (the base64 is kept in
+ *   `workbook.created`);
+ * - calculation: a formula cell keeps the value written before it (the renderers write the computed
+ *   result first, then the formula, in one request), except a formula that is a bare call of a
+ *   registered custom function on references and numbers (`=CAPLAB.DOE_FIT(A5:B8,C5:C8,2)`), which
+ *   is computed at each sync by that function — as Excel does — and spills its array result.
  *
  * A plain module with no Node imports: the Jest tests use it directly and the browser e2e host page
  * bundles it (`createFakeHost` + `installFakeHost`).
@@ -80,6 +89,8 @@ export class FakeSheet {
   private readonly formatCodes = new Map<string, number>([["General", 0]]);
   private readonly formatNames: string[] = ["General"];
   private count = 0;
+  /** Cells ("row,col") whose value is an Excel error shown as its code ("#N/A"): valueTypes "Error". */
+  errors = new Set<string>();
   constructor(public name: string) {}
 
   private page(row: number, col: number, create: boolean): Page | undefined {
@@ -192,6 +203,43 @@ export class FakeSheet {
     p.formulas?.delete(i);
     this.count--;
     return true;
+  }
+
+  /** Marks or unmarks a cell's value as an Excel error. */
+  setError(row: number, col: number, on: boolean): void {
+    if (on) this.errors.add(`${row},${col}`);
+    else this.errors.delete(`${row},${col}`);
+  }
+
+  /** A deep copy under another name (what `Worksheet.copy` makes). */
+  clone(name: string): FakeSheet {
+    const s = new FakeSheet(name);
+    for (const [r, c] of this.positions()) {
+      s.setFormat(r, c, this.formatAt(r, c));
+      s.setValue(r, c, this.valueAt(r, c));
+      s.setFormula(r, c, this.formulaAt(r, c));
+    }
+    s.charts = this.charts.map((c) => ({ ...c, position: [...c.position], series: c.series.map((x) => ({ ...x })) }));
+    s.frozenRows = this.frozenRows;
+    s.columnWidths = new Map(this.columnWidths);
+    s.errors = new Set(this.errors);
+    return s;
+  }
+
+  /** The bounding box of the cells holding a value or a formula (Excel's used range), or undefined. */
+  used(): { row: number; col: number; rows: number; cols: number } | undefined {
+    let r0 = Infinity;
+    let c0 = Infinity;
+    let r1 = -1;
+    let c1 = -1;
+    for (const [r, col] of this.positions()) {
+      if (this.formulaAt(r, col) === null && this.valueAt(r, col) === "") continue;
+      r0 = Math.min(r0, r);
+      c0 = Math.min(c0, col);
+      r1 = Math.max(r1, r);
+      c1 = Math.max(c1, col);
+    }
+    return r1 < 0 ? undefined : { row: r0, col: c0, rows: r1 - r0 + 1, cols: c1 - c0 + 1 };
   }
 
   /** A snapshot of one cell, or undefined when it was never written. */
@@ -332,10 +380,92 @@ export class FakeWorkbook {
   tables: FakeTable[] = [];
   requests: FakeRequest[] = [];
   activeSheet = "";
+  /** The base64 files given to `Excel.createWorkbook`, in order. */
+  created: string[] = [];
+  /** Custom functions by id (what `CustomFunctions.associate` registered), for calculation. */
+  functions = new Map<string, unknown>();
+  /** Cells holding a bare custom-function call, recalculated at each sync. */
+  calls: { sheet: FakeSheet; row: number; col: number }[] = [];
   constructor(public maxRequestBytes = 5_000_000) {}
 
   sheet(name: string): FakeSheet | undefined {
     return this.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
+  }
+}
+
+const BARE_CALL = /^=CAPLAB\.([A-Z][A-Z0-9_.]*)\((.*)\)$/i;
+const REFERENCE =
+  /^(?:'((?:[^']|'')+)'!|([A-Za-z_][A-Za-z0-9_.]*)!)?\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/;
+
+function columnIndex(letters: string): number {
+  let col = 0;
+  for (const ch of letters) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return col - 1;
+}
+
+/** Splits a call's argument text at its top-level commas. */
+function splitArguments(text: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quoted = false;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "'" || ch === '"') quoted = !quoted;
+    else if (!quoted && (ch === "(" || ch === "{")) depth++;
+    else if (!quoted && (ch === ")" || ch === "}")) depth--;
+    else if (!quoted && depth === 0 && ch === ",") {
+      out.push(text.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  out.push(text.slice(start).trim());
+  return out;
+}
+
+/** An argument as Excel passes it to a custom function: a number, or a range's values (2-D). */
+function argumentValue(book: FakeWorkbook, home: FakeSheet, text: string): unknown {
+  if (/^-?\d+(\.\d+)?(E[+-]?\d+)?$/i.test(text)) return Number(text);
+  const m = REFERENCE.exec(text);
+  if (!m) return undefined;
+  const sheet = m[1] !== undefined || m[2] !== undefined ? book.sheet((m[1] ?? "").replace(/''/g, "'") || m[2]) : home;
+  if (!sheet) return undefined;
+  const row = Number(m[4]) - 1;
+  const col = columnIndex(m[3]);
+  if (m[5] === undefined) return sheet.values(row, col, 1, 1)[0][0]; // one cell: its value
+  return sheet.values(row, col, Number(m[6]) - row, columnIndex(m[5]) - col + 1);
+}
+
+/** An element of a function's result as a cell: an error object shows its code. */
+function resultCell(v: unknown): { value: number | string | boolean; error?: boolean } {
+  if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") return { value: v };
+  const code = (v as { code?: unknown } | null)?.code;
+  return { value: typeof code === "string" && code.startsWith("#") ? code : "#VALUE!", error: true };
+}
+
+/** Recalculates the bare custom-function calls (see the module comment), spilling array results. */
+async function calculate(book: FakeWorkbook): Promise<void> {
+  for (const { sheet, row, col } of book.calls) {
+    const cell = sheet.get(row, col);
+    const m = cell?.formula ? BARE_CALL.exec(cell.formula) : null;
+    if (!cell || !m || !book.sheets.includes(sheet)) continue;
+    const fn = book.functions.get(m[1].toUpperCase());
+    const args = splitArguments(m[2]).map((a) => argumentValue(book, sheet, a));
+    if (typeof fn !== "function" || args.some((a) => a === undefined)) continue;
+    let result: unknown;
+    try {
+      result = await (fn as (...a: unknown[]) => unknown)(...args);
+    } catch (e) {
+      result = e;
+    }
+    const block = Array.isArray(result) ? (result as unknown[][]) : [[result]];
+    block.forEach((line, i) =>
+      (Array.isArray(line) ? line : [line]).forEach((v, j) => {
+        const { value, error } = resultCell(v);
+        sheet.cell(row + i, col + j).value = value;
+        sheet.setError(row + i, col + j, error === true);
+      }),
+    );
   }
 }
 
@@ -380,6 +510,7 @@ class Context {
       throw e;
     }
     for (const op of ops) op.apply();
+    await calculate(this.book);
   }
 }
 
@@ -393,10 +524,16 @@ class WorkbookProxy {
 }
 
 class WorksheetsProxy {
-  items: { name: string }[] = [];
+  items: WorksheetProxy[] = [];
   constructor(private readonly ctx: Context) {}
   load(): void {
-    this.ctx.push({ load: "worksheets" }, () => (this.items = this.ctx.book.sheets.map((s) => ({ name: s.name }))));
+    this.ctx.push(
+      { load: "worksheets" },
+      () => (this.items = this.ctx.book.sheets.map((s) => new WorksheetProxy(this.ctx, s.name))),
+    );
+  }
+  getItem(name: string): WorksheetProxy {
+    return new WorksheetProxy(this.ctx, name);
   }
   add(name: string): WorksheetProxy {
     this.ctx.push({ addSheet: name }, () => {
@@ -442,18 +579,47 @@ class WorksheetProxy {
   readonly freezePanes: { freezeRows: (n: number) => void };
   constructor(
     private readonly ctx: Context,
-    readonly name: string,
+    private sheetName: string,
   ) {
-    this.tables = new TablesProxy(ctx, name);
+    this.tables = new TablesProxy(ctx, sheetName);
     this.charts = { add: (type, range, seriesBy) => new ChartProxy(ctx, this, type, range, seriesBy) };
     this.freezePanes = {
       freezeRows: (n: number) => ctx.push({ freezeRows: n }, () => (this.model().frozenRows = n)),
     };
   }
+  /** The sheet's name (after a sync, the name Excel gave it: a copy's, or a new one). */
+  get name(): string {
+    return this.sheetName;
+  }
+  set name(name: string) {
+    this.ctx.push({ renameSheet: this.sheetName, to: name }, () => {
+      const s = this.model();
+      const other = this.ctx.book.sheet(name);
+      if (other && other !== s) throw new Error(`A sheet named ${name} already exists (ItemAlreadyExists)`);
+      s.name = name;
+      this.sheetName = name;
+    });
+  }
   model(): FakeSheet {
-    const s = this.ctx.book.sheet(this.name);
-    if (!s) throw new Error(`no sheet ${this.name} (ItemNotFound)`);
+    const s = this.ctx.book.sheet(this.sheetName);
+    if (!s) throw new Error(`no sheet ${this.sheetName} (ItemNotFound)`);
     return s;
+  }
+  /** Worksheet.copy (ExcelApi 1.7): a new sheet "Name (2)" with the cells, formats and charts. */
+  copy(position?: string): WorksheetProxy {
+    const copy = new WorksheetProxy(this.ctx, `${this.sheetName} (copy)`);
+    this.ctx.push({ copySheet: this.sheetName, position }, () => {
+      const s = this.model();
+      let n = 2;
+      while (this.ctx.book.sheet(`${s.name} (${n})`)) n++;
+      const c = s.clone(`${s.name} (${n})`);
+      this.ctx.book.sheets.push(c);
+      copy.sheetName = c.name;
+    });
+    return copy;
+  }
+  getUsedRangeOrNullObject(): RangeProxy {
+    return new RangeProxy(this.ctx, this, 0, 0, 1, 1, true);
   }
   getRangeByIndexes(row: number, col: number, rows: number, cols: number): RangeProxy {
     if (rows < 1 || cols < 1) throw new Error(`getRangeByIndexes: empty range ${rows}x${cols} (InvalidArgument)`);
@@ -475,29 +641,52 @@ function letters(col: number): string {
   return s;
 }
 
+/** What a `load` read from a range. */
+interface LoadedRange {
+  values?: (number | string | boolean)[][];
+  formulas?: (number | string | boolean)[][];
+  valueTypes?: string[][];
+  numberFormat?: string[][];
+}
+
+/** Excel's default column width in points (8.43 characters of Calibri 11). */
+const DEFAULT_COLUMN_WIDTH = 48;
+
 class RangeProxy {
   readonly format: {
     columnWidth: number;
     autofitColumns: () => void;
     font: { bold: boolean };
+    load: (properties?: string) => void;
   };
+  /** True for a used range of an empty sheet (known after `load` and `sync`). */
+  isNullObject = false;
+  private loaded: LoadedRange = {};
   constructor(
     private readonly ctx: Context,
     private readonly ws: WorksheetProxy,
-    readonly row: number,
-    readonly col: number,
-    readonly rows: number,
-    readonly cols: number,
+    public row: number,
+    public col: number,
+    public rows: number,
+    public cols: number,
+    /** A used range: its position is found when loaded. */
+    private readonly usedRange = false,
   ) {
     const push = (json: unknown, apply: () => void): void => ctx.push(json, apply);
     const self = { address: this.address, col };
+    let width = 0;
     this.format = {
       set columnWidth(w: number) {
         push({ range: self.address, columnWidth: w }, () => ws.model().columnWidths.set(self.col, w));
       },
       get columnWidth(): number {
-        return 0;
+        return width;
       },
+      load: () =>
+        push(
+          { range: self.address, load: "format" },
+          () => (width = ws.model().columnWidths.get(self.col) ?? DEFAULT_COLUMN_WIDTH),
+        ),
       autofitColumns: () => push({ range: self.address, autofit: true }, () => undefined),
       font: {
         set bold(b: boolean) {
@@ -512,6 +701,75 @@ class RangeProxy {
   get sheet(): string {
     return this.ws.name;
   }
+  get rowIndex(): number {
+    return this.row;
+  }
+  get columnIndex(): number {
+    return this.col;
+  }
+  get rowCount(): number {
+    return this.rows;
+  }
+  get columnCount(): number {
+    return this.cols;
+  }
+  /** Reads the range's cells into this proxy at its place in the batch (a used range finds its bounds first). */
+  load(properties?: string): void {
+    this.ctx.push({ range: this.address, load: properties ?? "*" }, () => {
+      const s = this.ws.model();
+      if (this.usedRange) {
+        const u = s.used();
+        this.isNullObject = u === undefined;
+        if (!u) return;
+        Object.assign(this, { row: u.row, col: u.col, rows: u.rows, cols: u.cols });
+      }
+      const grid = <T>(f: (c: FakeCell | undefined, row: number, col: number) => T): T[][] =>
+        Array.from({ length: this.rows }, (_, i) =>
+          Array.from({ length: this.cols }, (_, j) => f(s.get(this.row + i, this.col + j), this.row + i, this.col + j)),
+        );
+      this.loaded = {
+        values: grid((c) => c?.value ?? ""),
+        formulas: grid((c) => c?.formula ?? c?.value ?? ""),
+        valueTypes: grid((c, row, col) =>
+          !c || c.value === ""
+            ? "Empty"
+            : s.errors.has(`${row},${col}`)
+              ? "Error"
+              : typeof c.value === "number"
+                ? "Double"
+                : typeof c.value === "boolean"
+                  ? "Boolean"
+                  : "String",
+        ),
+        numberFormat: grid((c) => c?.format ?? "General"),
+      };
+    });
+  }
+  private read<K extends keyof LoadedRange>(what: K): NonNullable<LoadedRange[K]> {
+    const v = this.loaded[what];
+    if (v === undefined)
+      throw new Error(`The property '${what}' is not available: load it and sync first (PropertyNotLoaded)`);
+    return v as NonNullable<LoadedRange[K]>;
+  }
+  get valueTypes(): string[][] {
+    return this.read("valueTypes");
+  }
+  /** Range.copyFrom(source, "Values") (ExcelApi 1.9): values only; a text stays text, never a formula. */
+  copyFrom(source: RangeProxy, type: string): void {
+    if (type !== "Values") throw new Error(`copyFrom ${type} is not faked`);
+    this.ctx.push({ range: this.address, copyFrom: source.address, type }, () => {
+      const from = source.ws.model();
+      const to = this.ws.model();
+      for (let i = 0; i < source.rows; i++)
+        for (let j = 0; j < source.cols; j++) {
+          const c = from.get(source.row + i, source.col + j);
+          const target = to.cell(this.row + i, this.col + j);
+          target.value = c?.value ?? "";
+          target.formula = null;
+          to.setError(this.row + i, this.col + j, from.errors.has(`${source.row + i},${source.col + j}`));
+        }
+    });
+  }
   get address(): string {
     return `${this.ws.name}!${letters(this.col)}${this.row + 1}:${letters(this.col + this.cols - 1)}${this.row + this.rows}`;
   }
@@ -524,12 +782,18 @@ class RangeProxy {
         `${what}: ${a.length}x${a[0]?.length} array for a ${this.rows}x${this.cols} range (InvalidArgument)`,
       );
   }
+  get numberFormat(): string[][] {
+    return this.read("numberFormat");
+  }
   set numberFormat(a: string[][]) {
     this.check(a, "numberFormat");
     this.ctx.push({ range: this.address, numberFormat: a }, () => {
       const s = this.ws.model();
       a.forEach((line, r) => line.forEach((f, c) => s.setFormat(this.row + r, this.col + c, f)));
     });
+  }
+  get values(): (number | string | boolean)[][] {
+    return this.read("values");
   }
   set values(a: (number | string | boolean)[][]) {
     this.check(a, "values");
@@ -539,6 +803,7 @@ class RangeProxy {
         line.forEach((v, c) => {
           const row = this.row + r;
           const col = this.col + c;
+          s.setError(row, col, false);
           // Excel parses typed-in text: in a cell not formatted as text, "=…", "+…", "-…", "@…" is a formula.
           if (typeof v === "string" && v.length > 1 && /^[=+\-@]/.test(v) && s.formatAt(row, col) !== "@") {
             s.setFormula(row, col, v.startsWith("=") ? v : `=${v.slice(v.startsWith("@") ? 1 : 0)}`);
@@ -551,6 +816,9 @@ class RangeProxy {
       );
     });
   }
+  get formulas(): (number | string | boolean)[][] {
+    return this.read("formulas");
+  }
   set formulas(a: string[][]) {
     this.check(a, "formulas");
     this.ctx.push({ range: this.address, formulas: a }, () => {
@@ -561,7 +829,10 @@ class RangeProxy {
           const col = this.col + c;
           if (s.formatAt(row, col) === "@")
             s.setValue(row, col, f); // a formula typed into a text cell stays text
-          else s.setFormula(row, col, f);
+          else {
+            s.setFormula(row, col, f);
+            if (BARE_CALL.test(f)) this.ctx.book.calls.push({ sheet: s, row, col });
+          }
         }),
       );
     });
@@ -703,7 +974,14 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
     },
     actions: { associate: () => undefined },
   };
+  workbook.functions = registered;
   const Excel = {
+    WorksheetPositionType: { end: "End" },
+    RangeCopyType: { values: "Values" },
+    /** ExcelApi 1.8: opens a new workbook from a file; here the file is kept for the test to read. */
+    createWorkbook: async (base64: string): Promise<void> => {
+      workbook.created.push(base64);
+    },
     run: async <T>(fn: (ctx: Context) => Promise<T>): Promise<T> => {
       const ctx = new Context(workbook);
       const result = await fn(ctx);

@@ -1,0 +1,385 @@
+/**
+ * End to end in a real browser: the built pane (dist/) with the in-memory Excel of
+ * tests/excel/fake-excel.ts. Imports a real iogen CSV pair, builds a business case in the Case tab,
+ * then runs "Prepare for sharing" and "Export values-only workbook" in the Share tab, and checks:
+ * - the copies hold no formula that calls a Capacity Lab function, and each frozen cell holds the
+ *   value the analysis computed for it (the plans `caplab report` and `caplab case` build from the
+ *   same inputs, computed apart from the sharing code), as the original shows it;
+ * - the originals are unchanged (cells, formats, charts), charts come along in the copies;
+ * - the "Frozen formulas" sheet lists each frozen cell with its formula;
+ * - the file given to Excel.createWorkbook (unzipped here) has no `_xldudf_` name, no CAPLAB.
+ *   formula, no web-extension (add-in) or task-pane part, and the copies' values.
+ * And the case form's use of an analysis: a workload's service time taken by reference from the
+ * Model sheet's CPU cost per IO.
+ * Leaves docs/screenshots/pane-share.png and docs/screenshots/pane-case.png.
+ */
+import * as fs from "fs";
+import * as path from "path";
+import ExcelJS from "exceljs";
+import JSZip from "jszip";
+import { openPane, PaneSession, ROOT, serveDist } from "./harness";
+import { readLabText } from "../../src/import/detect";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { casePlanFromJson } from "../../src/analysis/case-plan";
+import { cellResult, CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
+import { planCells } from "../case/sheet-eval";
+import type { FakeCell, FakeWorkbook } from "../excel/fake-excel";
+
+const FILES = [
+  "tests/analysis/fixtures/iogen-real/subintervals.csv",
+  "tests/analysis/fixtures/iogen-real/summary.csv",
+].map((f) => path.join(ROOT, f));
+const CASE = path.join(ROOT, "examples/merging-helpdesks.json");
+const SHOTS = path.join(ROOT, "docs/screenshots");
+jest.setTimeout(240_000);
+
+interface SheetData {
+  name: string;
+  cells: [string, FakeCell][];
+  charts: { title: string; series: { name: string }[] }[];
+  frozenRows: number;
+  columnWidths: [number, number][];
+  errors: string[];
+}
+
+let server: { url: string; close: () => Promise<void> };
+beforeAll(async () => {
+  server = await serveDist();
+});
+afterAll(async () => {
+  await server.close();
+});
+
+/** The fake workbook's sheets as plain data. */
+async function sheets(s: PaneSession): Promise<SheetData[]> {
+  return s.page.evaluate(() => {
+    const wb = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
+    return wb.sheets.map((sh) => ({
+      name: sh.name,
+      cells: Array.from(sh.cells.entries()),
+      charts: sh.charts,
+      frozenRows: sh.frozenRows,
+      columnWidths: Array.from(sh.columnWidths.entries()),
+      errors: Array.from(sh.errors),
+    }));
+  });
+}
+
+const isCaplab = (f: string | null): boolean => f !== null && /CAPLAB\.|_xldudf_/i.test(f);
+
+/** An error value as a cell shows it ("#N/A"); anything else as is. */
+function shown(v: unknown): unknown {
+  return v !== null && typeof v === "object" && "error" in v ? (v as { error: string }).error : v;
+}
+
+function near(got: unknown, want: unknown): boolean {
+  got = shown(got);
+  want = shown(want);
+  if (typeof want === "number" && typeof got === "number")
+    return Math.abs(got - want) <= 1e-9 * Math.max(1, Math.abs(want));
+  return got === want;
+}
+
+/** "row,col" → A1. */
+function a1(key: string): string {
+  const [r, c] = key.split(",").map(Number);
+  let s = "";
+  for (let n = c + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
+  return `${s}${r + 1}`;
+}
+
+/** Waits for a status line to leave its "working" state and returns its text and class. */
+async function settled(s: PaneSession, id: string): Promise<{ text: string; kind: string }> {
+  await s.page.waitForFunction(
+    (el) => {
+      const p = document.getElementById(el);
+      return !!p && /\b(ok|error)\b/.test(p.className);
+    },
+    id,
+    { timeout: 120_000 },
+  );
+  return s.page.evaluate((el) => {
+    const p = document.getElementById(el) as HTMLElement;
+    return { text: p.textContent ?? "", kind: p.className };
+  }, id);
+}
+
+describe("sharing in headless Chromium with an in-memory Excel", () => {
+  test("import, new case, Prepare for sharing, Export: no CAPLAB formula left, same values, originals untouched", async () => {
+    const s = await openPane(server.url);
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#sample-skip");
+      await page.setInputFiles("#file-input", FILES);
+      await page.waitForFunction(() =>
+        /2 files ready/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      await page.click("#import");
+      await page.waitForFunction(
+        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
+        null,
+        { timeout: 120_000 },
+      );
+
+      // A new case through the Case tab's form, started from an example.
+      const caseJson = JSON.parse(fs.readFileSync(CASE, "utf8")) as Record<string, unknown>;
+      await page.click("#tab-case");
+      await page.selectOption("#case-example", "merging-helpdesks");
+      expect(await page.inputValue('[data-path="options[2].name"]')).toBe("Merged, 80% in 5 min");
+      await page.click("#case-build");
+      const built = await settled(s, "case-status");
+      expect(built).toMatchObject({ kind: expect.stringMatching(/ok/) });
+
+      // What the analysis computed for every sheet, placed as the grid renderers place it.
+      const labPlan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
+      const casePlan = casePlanFromJson(caseJson, { forExcelAddin: true });
+      const plans = new Map<string, SheetPlan>(
+        [...labPlan.sheets, ...casePlan.plan.sheets].map((p) => [p.name, p] as const),
+      );
+      const before = await sheets(s);
+      expect(before.map((x) => x.name)).toEqual([...plans.keys()]);
+      const withCaplab = before.filter((x) => x.cells.some(([, c]) => isCaplab(c.formula))).map((x) => x.name);
+      // The Model (MMC_RESPONSE), Fit (DOE_FIT) and the case (MMC_STAFF, MMC_METRICS, NPV_IT).
+      expect(withCaplab).toEqual(["Model", "Fit", "Business case"]);
+      // The fake calculated the spilling DOE_FIT as Excel would: the whole Fit table is there.
+      const planned = (name: string): Map<string, CellValue> => planCells(plans.get(name) as SheetPlan);
+      const fit = new Map(before.find((x) => x.name === "Fit")!.cells);
+      for (const [key, v] of planned("Fit")) {
+        const want = cellResult(v) ?? "";
+        if (!near(fit.get(key)?.value ?? "", want))
+          throw new Error(`Fit!${a1(key)}: ${JSON.stringify(fit.get(key))}, the analysis has ${JSON.stringify(want)}`);
+      }
+
+      // Prepare for sharing through the Share tab.
+      await page.click("#tab-share");
+      await page.click("#share-prepare");
+      const prepared = await settled(s, "share-status");
+      expect(prepared.kind).toMatch(/ok/);
+      expect(prepared.text).toMatch(/^Made "Model \(shared\)", "Fit \(shared\)", "Business case \(shared\)": /);
+      fs.mkdirSync(SHOTS, { recursive: true });
+      await page.screenshot({ path: path.join(SHOTS, "pane-share.png"), fullPage: true });
+
+      const after = await sheets(s);
+      const byName = new Map(after.map((x) => [x.name, x] as const));
+      // Originals: every sheet exactly as before (cells, formats, formulas, charts, widths).
+      for (const sheet of before) expect(byName.get(sheet.name)).toEqual(sheet);
+      expect(after.map((x) => x.name)).toEqual([
+        ...before.map((x) => x.name),
+        ...withCaplab.map((n) => `${n} (shared)`),
+        "Frozen formulas",
+      ]);
+
+      const listing = new Map(byName.get("Frozen formulas")!.cells);
+      const listed = new Set<string>();
+      for (let r = 1; listing.has(`${r},0`); r++) {
+        listed.add([0, 1, 2].map((c) => listing.get(`${r},${c}`)?.value).join(" | "));
+        // The formula is listed as text in a text cell, never as a live formula.
+        expect(listing.get(`${r},2`)).toMatchObject({ formula: null, format: "@" });
+      }
+      let frozenCount = 0;
+      for (const name of withCaplab) {
+        const original = byName.get(name)!;
+        const copy = byName.get(`${name} (shared)`)!;
+        const copyCells = new Map(copy.cells);
+        const plan = planned(name);
+        // No formula in the copy calls a Capacity Lab function.
+        expect(copy.cells.filter(([, c]) => isCaplab(c.formula))).toEqual([]);
+        // Charts and formats come along with the copy.
+        expect(copy.charts).toEqual(original.charts);
+        for (const [key, c] of original.cells) {
+          const got = copyCells.get(key);
+          // Every cell shows what the original shows, with its number format.
+          if (!near(got?.value, c.value) || got?.format !== c.format)
+            throw new Error(`${copy.name}!${a1(key)}: ${JSON.stringify(got)}, original ${JSON.stringify(c)}`);
+          if (!isCaplab(c.formula)) continue;
+          frozenCount++;
+          expect(listed.has(`${copy.name} | ${a1(key)} | ${c.formula}`)).toBe(true);
+          // The frozen value is what the analysis computed for that cell.
+          const want = cellResult(plan.get(key) ?? null);
+          if (!near(got?.value, want))
+            throw new Error(`${copy.name}!${a1(key)}: frozen ${String(got?.value)}, the analysis has ${String(want)}`);
+          expect(got?.formula === null || !isCaplab(got.formula)).toBe(true);
+        }
+      }
+      expect(listed.size).toBe(frozenCount);
+      expect(frozenCount).toBeGreaterThan(10);
+
+      // Export the copies as a values-only workbook; unzip the file Excel.createWorkbook got.
+      await page.click("#share-export");
+      const exported = await settled(s, "share-status");
+      expect(exported.text).toMatch(/^Opened a new workbook with 3 sheet\(s\)/);
+      const created = await page.evaluate(
+        () => (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook.created,
+      );
+      expect(created.length).toBe(1);
+      const file = Buffer.from(created[0], "base64");
+      const zip = await JSZip.loadAsync(file);
+      const parts = Object.keys(zip.files);
+      expect(parts).toContain("xl/workbook.xml");
+      for (const part of parts) {
+        expect(part).not.toMatch(/webextension|taskpane/i);
+        const text = await zip.file(part)?.async("string");
+        if (text === undefined) continue;
+        expect([part, /_xldudf_/i.test(text)]).toEqual([part, false]);
+        expect([part, /CAPLAB\./i.test(text)]).toEqual([part, false]);
+        expect([part, /webextension|taskpane/i.test(text)]).toEqual([part, false]);
+      }
+      // Read back: the exported sheets hold the copies' values.
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(file as unknown as ArrayBuffer);
+      expect(book.worksheets.map((w) => w.name)).toEqual(withCaplab.map((n) => `${n} (shared)`));
+      for (const [k, ws] of book.worksheets.entries()) {
+        const xml = (await zip.file(`xl/worksheets/sheet${k + 1}.xml`)?.async("string")) ?? "";
+        for (const [key, c] of byName.get(ws.name)!.cells) {
+          if (c.value === "") continue;
+          const [r, col] = key.split(",").map(Number);
+          const v = ws.getCell(r + 1, col + 1).value;
+          let got = v !== null && typeof v === "object" && "formula" in v ? v.result : v;
+          // ExcelJS's reader drops a cached result of 0; the file has it: <c r="B15"><f>…</f><v>0</v></c>.
+          if (got === undefined && new RegExp(`<c r="${a1(key)}"[^>]*><f>[^<]*</f><v>0</v>`).test(xml)) got = 0;
+          if (byName.get(ws.name)!.errors.includes(key)) expect(shown(got)).toBe(c.value);
+          if (!near(got, c.value))
+            throw new Error(`${ws.name}!${a1(key)} exported ${JSON.stringify(v)}, copy ${c.value}`);
+        }
+      }
+      expect(s.consoleErrors).toEqual([]);
+      expect(s.externalRequests).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("a new case takes the CPU cost per IO from the analysis by reference, not as a copied number", async () => {
+    const s = await openPane(server.url);
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#sample-skip");
+      await page.setInputFiles("#file-input", FILES);
+      await page.waitForFunction(() =>
+        /2 files ready/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      await page.click("#import");
+      await page.waitForFunction(
+        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
+        null,
+        { timeout: 120_000 },
+      );
+      await page.click("#tab-case");
+      await page.waitForFunction(() =>
+        /An analysis is in this workbook/.test(document.getElementById("case-analysis")?.textContent ?? ""),
+      );
+      await page.selectOption("#case-example", "nfs-vs-fc-70k-iops");
+      const select = '[data-path="options[0].workloads[0].serviceTimeRef"]';
+      const offered = await page.$$eval(`${select} option`, (os) =>
+        os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
+      );
+      // The Model table's D column, one cell per step, labelled with the step and its protocol.
+      const labPlan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
+      const model = labPlan.sheets.find((x) => x.name === "Model") as SheetPlan;
+      const table = model.tables.find((t) => t.name === "Model")!;
+      const dCol = table.columns.findIndex((c) => c.key === "d");
+      expect(table.columns[dCol].header).toBe("D CPU-ms per IO");
+      const dLetter = a1(`0,${table.at!.col + dCol}`).slice(0, -1);
+      const dCells = Array.from(
+        { length: tableRowCount(table) },
+        (_, i) => `'Model'!$${dLetter}$${table.at!.row + 2 + i}`,
+      );
+      expect(offered.slice(1).map((o) => o.value)).toEqual(dCells);
+      expect(offered[1].text).toMatch(/^Model: step 1 \(r100-500, protocol local\): [\d.]+ CPU-ms per IO$/);
+      await page.selectOption(select, offered[1].value);
+      await page.screenshot({ path: path.join(SHOTS, "pane-case.png"), fullPage: true });
+      await page.click("#case-build");
+      const built = await settled(s, "case-status");
+      expect(built.kind).toMatch(/ok/);
+
+      // Where the service time is on the case sheet: the plan of the case the form holds.
+      const draft = JSON.parse(await page.inputValue("#case-json")) as Record<string, unknown>;
+      const casePlan = casePlanFromJson(draft, { forExcelAddin: true });
+      const capacity = casePlan.plan.sheets[0].tables.find((t) => t.name === "Capacity")!;
+      const sCol = capacity.at!.col + capacity.columns.findIndex((c) => c.key === "service_time");
+      const wb = new Map((await sheets(s)).map((x) => [x.name, new Map(x.cells)] as const));
+      const cell = wb.get("Business case")!.get(`${capacity.at!.row + 1},${sCol}`)!;
+      expect(cell.formula).toBe(`=${offered[1].value}/1000`);
+      const dKey = `${table.at!.row + 1},${table.at!.col + dCol}`;
+      const d = wb.get("Model")!.get(dKey)!.value as number;
+      expect(d).toBe(cellResult(tableRow(table, 0)[dCol]));
+      expect(cell.value).toBe(d / 1000);
+      // The cores that follow from it (utilization target 1): max(⌈λS⌉, ⌊λS⌋ + 1), worked here.
+      const load = 70000 * (d / 1000);
+      const servers = wb
+        .get("Business case")!
+        .get(`${capacity.at!.row + 1},${capacity.at!.col + capacity.columns.findIndex((c) => c.key === "servers")}`)!;
+      expect(servers.value).toBe(Math.max(Math.ceil(load), Math.floor(load) + 1));
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("the case form at 320 px: options side by side, labelled fields, errors beside the field they name", async () => {
+    const s = await openPane(server.url, { width: 320 });
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#tab-case");
+      await page.waitForSelector('[data-path="options[1].capex"]');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+      const boxes = await page.$$eval(".case-option", (fs) => fs.map((f) => f.getBoundingClientRect().toJSON()));
+      expect(boxes.length).toBe(2);
+      expect(boxes[1].top).toBe(boxes[0].top); // side by side
+      expect(boxes[1].left).toBeGreaterThan(boxes[0].left);
+      // Every field has a label a screen reader reads.
+      const unlabelled = await page.$$eval("#case-form input, #case-form select", (els) =>
+        els.filter((e) => (e as HTMLInputElement).labels?.length !== 1).map((e) => (e as HTMLElement).dataset.path),
+      );
+      expect(unlabelled).toEqual([]);
+      // Keyboard: from the example chooser, Tab goes to the first field of the form.
+      await page.focus("#case-example");
+      await page.keyboard.press("Tab");
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe("title");
+
+      const capex = '[data-path="options[1].capex"]';
+      await page.fill(capex, "-5");
+      const message = "options[1].capex: must be an amount ≥ 0, got -5";
+      expect(await page.textContent("#case-errors")).toBe(`1 problem: ${message}`);
+      expect(await page.getAttribute(capex, "aria-invalid")).toBe("true");
+      const describedBy = (await page.getAttribute(capex, "aria-describedby"))!.split(" ");
+      const described = await Promise.all(describedBy.map((id) => page.textContent(`#${id}`)));
+      expect(described).toContain(message);
+      await page.click("#case-build");
+      expect(await page.textContent("#case-status")).toBe(`Not built: ${message}`);
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe("options[1].capex");
+      await page.fill(capex, "200000");
+      expect(await page.textContent("#case-errors")).toBe("");
+      expect(await page.getAttribute(capex, "aria-invalid")).toBeNull();
+
+      // Adding a cost line puts the focus in it; an empty label is named.
+      await page.click('[data-path="options[0].opex.add"]');
+      expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe(
+        "options[0].opex[1].label",
+      );
+      expect(await page.textContent("#case-errors")).toBe("1 problem: options[0].opex[1].label: must not be empty");
+      await page.keyboard.type("Power");
+      expect(await page.textContent("#case-errors")).toBe("");
+
+      // The JSON view follows the form, and a JSON pasted in fills the form.
+      await page.click(".case-advanced summary");
+      const json = JSON.parse(await page.inputValue("#case-json")) as { options: { capex: number; opex: unknown[] }[] };
+      expect(json.options[1].capex).toBe(200000);
+      expect(json.options[0].opex).toEqual([
+        { label: "Support contract", perYear: 100000 },
+        { label: "Power", perYear: 0 },
+      ]);
+      const pasted = JSON.parse(fs.readFileSync(CASE, "utf8")) as { options: unknown[] };
+      await page.fill("#case-json", JSON.stringify(pasted));
+      await page.click("#case-json-apply");
+      expect(await page.locator(".case-option").count()).toBe(3);
+      expect(await page.inputValue('[data-path="options[1].workloads[0].sizing.response"]')).toBe("35.4");
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+});
