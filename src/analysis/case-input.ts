@@ -40,6 +40,11 @@ export interface Workload {
    * value in `serviceTime` is that cell's current value.
    */
   serviceTimeRef?: string;
+  /**
+   * With `serviceTimeRef`: the referenced cell is divided by this to give S in the case's time
+   * unit (1000 for an analysis's CPU-ms per IO in a case counted in seconds). Default 1.
+   */
+  serviceTimeRefDivisor?: number;
   sizing: Sizing;
 }
 
@@ -207,7 +212,14 @@ function sizing(v: unknown, path: string, serviceTime: number, timeUnit: string)
 }
 
 function workload(v: unknown, path: string, timeUnit: string, rateUnit: string): Workload {
-  const o = object(v, path, ["name", "arrivalRate", "serviceTime", "serviceTimeRef", "sizing"]);
+  const o = object(v, path, [
+    "name",
+    "arrivalRate",
+    "serviceTime",
+    "serviceTimeRef",
+    "serviceTimeRefDivisor",
+    "sizing",
+  ]);
   const serviceTime = number(o.serviceTime, `${path}.serviceTime`, positive, `a positive time in ${timeUnit}`);
   const w: Workload = {
     name: text(o.name, `${path}.name`, MAX_NAME),
@@ -223,6 +235,15 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
       );
     }
     w.serviceTimeRef = o.serviceTimeRef;
+  }
+  if (o.serviceTimeRefDivisor !== undefined) {
+    if (w.serviceTimeRef === undefined) fail(`${path}.serviceTimeRefDivisor`, "only goes with serviceTimeRef");
+    w.serviceTimeRefDivisor = number(
+      o.serviceTimeRefDivisor,
+      `${path}.serviceTimeRefDivisor`,
+      (x) => x > 0 && x <= 1e12,
+      "a positive number the referenced cell is divided by (1000 for milliseconds in a case counted in seconds)",
+    );
   }
   return w;
 }

@@ -140,6 +140,11 @@ export function conclusion(input: CaseInput, result: CaseResult): string {
   return line;
 }
 
+/** The service-time cell's formula when S is taken from another sheet: the cell, scaled to the case's unit. */
+function serviceTimeFormula(ref: string, divisor: number | undefined): string {
+  return divisor === undefined || divisor === 1 ? ref : `${ref}/${divisor}`;
+}
+
 /** Decimals that show the smallest time to 3 significant digits (at least 2): 30 → 2, 0.000041 → 7. */
 function timeFormat(times: number[]): string {
   const smallest = Math.min(...times.filter((t) => t > 0));
@@ -350,7 +355,9 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
           o.name,
           w.name,
           w.arrivalRate,
-          w.serviceTimeRef ? native(w.serviceTimeRef, w.serviceTime) : w.serviceTime,
+          w.serviceTimeRef
+            ? native(serviceTimeFormula(w.serviceTimeRef, w.serviceTimeRefDivisor), w.serviceTime)
+            : w.serviceTime,
           SIZING_TEXT[w.sizing.kind],
           target,
         ];

@@ -1,32 +1,24 @@
 /**
- * Task pane section "New business case": the planner edits a case as JSON (the format of
- * `caplab case`, docs/case.md; a starting example is filled in) and **Build case sheet** writes
- * the case sheet into the workbook through the Office.js renderer, with live CAPLAB formulas
- * (MMC_STAFF, MMC_METRICS, NPV_IT) when the add-in's functions are loaded in this runtime.
- * Problems are reported with the input's path (e.g. `options[1].capex: must be an amount ≥ 0`).
+ * Task pane section "New business case": a form (src/taskpane/case-form.ts) starting from one of
+ * the examples, checked as it is edited by the validator of `caplab case` (messages beside the
+ * field they name, and in a live summary), with the case as JSON under "Advanced" (to paste one in
+ * or copy it out). When an analysis is in the workbook, a workload's service time can be the
+ * analysis's CPU cost per IO by reference (src/excel/case-sources.ts). **Build case sheet** writes
+ * the case sheet through the Office.js renderer, with live CAPLAB formulas (MMC_STAFF,
+ * MMC_METRICS, NPV_IT) when the add-in's functions are loaded in this runtime.
  */
-import { buildCasePlan } from "../analysis/case-plan";
+import { buildCasePlan, CasePlan } from "../analysis/case-plan";
 import { parseCaseInput } from "../analysis/case-input";
+import { isDomainError } from "../core/errors";
 import { renderWorkbookPlan } from "../excel/render-plan";
 import { runtimeFunctions } from "../excel/sharing-functions";
+import { CpuCostChoice, readCellValues, readCpuCostChoices } from "../excel/case-sources";
+import { CaseForm, Draft } from "./case-form";
+import { CASE_EXAMPLES, exampleDraft } from "./case-examples";
+import { byId, el } from "./dom";
 
-/** The example the editor starts with (examples/storage-replacement.json). */
-export const STARTING_CASE = {
-  title: "Keep the storage array on support, or replace it",
-  currency: "£",
-  years: 3,
-  discountRate: 0.1,
-  options: [
-    { name: "Keep current array", opex: [{ label: "Support contract", perYear: 100000 }] },
-    { name: "Replace", capex: 250000, opex: [{ label: "Support contract", perYear: 0 }] },
-  ],
-};
-
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`taskpane.html has no #${id}`);
-  return el as T;
-}
+/** The example the form starts with (examples/storage-replacement.json). */
+export const STARTING_CASE = exampleDraft(CASE_EXAMPLES[0].id);
 
 function functionsLoaded(): boolean {
   try {
@@ -38,44 +30,154 @@ function functionsLoaded(): boolean {
 }
 
 /**
- * Parses and checks the editor's text; returns the plan or the problem in words.
+ * Checks a draft and builds its plan (for Excel with the add-in).
+ *
+ * @param draft - the case in the JSON format of `caplab case`
+ * @returns `{ plan }`, or `{ error, path }` where path names the input (e.g. `options[1].capex`)
+ */
+export function caseFromDraft(draft: unknown): { plan: CasePlan } | { error: string; path: string | null } {
+  try {
+    return { plan: buildCasePlan(parseCaseInput(draft), { forExcelAddin: true }) };
+  } catch (e) {
+    if (isDomainError(e)) return { error: e.message, path: e.argument };
+    return { error: (e as Error).message, path: null };
+  }
+}
+
+/**
+ * Parses and checks a case given as JSON text; returns the plan or the problem in words.
  *
  * @param text - the case as JSON
  * @returns `{ plan }` or `{ error }` (JSON syntax, or the input path and what is wrong)
  */
-export function caseFromText(text: string): { plan: ReturnType<typeof buildCasePlan> } | { error: string } {
+export function caseFromText(text: string): { plan: CasePlan } | { error: string } {
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
     return { error: `Not valid JSON: ${(e as Error).message}` };
   }
-  try {
-    return { plan: buildCasePlan(parseCaseInput(json), { forExcelAddin: true }) };
-  } catch (e) {
-    return { error: (e as Error).message };
-  }
+  const r = caseFromDraft(json);
+  return "plan" in r ? r : { error: r.error };
+}
+
+/** The workloads whose service time refers to a cell, with their divisor. */
+function references(draft: Draft): { w: Record<string, unknown>; ref: string; divisor: number }[] {
+  const out: { w: Record<string, unknown>; ref: string; divisor: number }[] = [];
+  for (const o of Array.isArray(draft.options) ? (draft.options as Record<string, unknown>[]) : [])
+    for (const w of Array.isArray(o?.workloads) ? (o.workloads as Record<string, unknown>[]) : [])
+      if (typeof w?.serviceTimeRef === "string")
+        out.push({
+          w,
+          ref: w.serviceTimeRef,
+          divisor: typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1,
+        });
+  return out;
 }
 
 /** Wires the section; call once Office.js reports Excel. */
 export function initNewCaseSection(): void {
   const section = byId<HTMLElement>("case-new");
+  const root = byId<HTMLElement>("case-form");
+  const example = byId<HTMLSelectElement>("case-example");
+  const errors = byId<HTMLParagraphElement>("case-errors");
   const editor = byId<HTMLTextAreaElement>("case-json");
+  const apply = byId<HTMLButtonElement>("case-json-apply");
+  const jsonStatus = byId<HTMLParagraphElement>("case-json-status");
+  const analysis = byId<HTMLParagraphElement>("case-analysis");
   const build = byId<HTMLButtonElement>("case-build");
   const status = byId<HTMLParagraphElement>("case-status");
   section.hidden = false;
-  if (editor.value.trim() === "") editor.value = JSON.stringify(STARTING_CASE, null, 2);
-  build.addEventListener("click", async () => {
-    const parsed = caseFromText(editor.value);
-    if ("error" in parsed) {
-      status.textContent = parsed.error;
-      status.className = "share-status error";
-      return;
+  let choices: CpuCostChoice[] = [];
+
+  if (example.options.length === 0) {
+    for (const e of CASE_EXAMPLES) {
+      const opt = el("option", e.label);
+      opt.value = e.id;
+      example.append(opt);
     }
-    build.disabled = true;
-    status.textContent = "Writing the case sheet…";
-    status.className = "share-status info";
+  }
+  const validate = (): ReturnType<typeof caseFromDraft> => {
+    const r = caseFromDraft(form.draft);
+    if ("plan" in r) {
+      form.showError(null, "");
+      errors.textContent = "";
+    } else {
+      const field = form.showError(r.path, r.error);
+      errors.textContent = field ? `1 problem: ${r.error}` : `1 problem: ${r.error} (in the JSON below)`;
+    }
+    return r;
+  };
+  const showJson = (): void => {
+    if (document.activeElement !== editor) editor.value = JSON.stringify(form.draft, null, 2);
+  };
+  const form = new CaseForm(root, structuredClone(STARTING_CASE), {
+    changed: () => {
+      validate();
+      showJson();
+    },
+    choices: () => choices,
+  });
+  const load = (draft: Draft): void => {
+    form.draft = draft;
+    form.render();
+    validate();
+    showJson();
+  };
+  load(structuredClone(STARTING_CASE));
+
+  example.addEventListener("change", () => load(exampleDraft(example.value)));
+  apply.addEventListener("click", () => {
     try {
+      const parsed = JSON.parse(editor.value) as unknown;
+      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+        throw new Error("the case must be a JSON object");
+      load(parsed as Draft);
+      jsonStatus.textContent = "Loaded into the form.";
+    } catch (e) {
+      jsonStatus.textContent = `Not loaded: ${(e as Error).message}`;
+    }
+  });
+
+  const refresh = async (): Promise<void> => {
+    try {
+      const found = await readCpuCostChoices();
+      const same = JSON.stringify(found) === JSON.stringify(choices);
+      choices = found;
+      analysis.textContent =
+        found.length > 0
+          ? `An analysis is in this workbook: a workload's service time can refer to its CPU cost per IO (${found.length} step${found.length === 1 ? "" : "s"}).`
+          : "";
+      if (!same) form.render();
+    } catch {
+      // Reading is a convenience: without it the form still works with typed service times.
+    }
+  };
+  void refresh();
+  byId("tab-case").addEventListener("click", () => void refresh());
+
+  build.addEventListener("click", async () => {
+    build.disabled = true;
+    try {
+      // A referenced service time is taken as the cell holds it now (the sheet shows the formula).
+      const refs = references(form.draft);
+      if (refs.length > 0) {
+        const values = await readCellValues(refs.map((r) => r.ref));
+        refs.forEach((r, i) => {
+          const v = values[i];
+          if (typeof v === "number") r.w.serviceTime = v / r.divisor;
+        });
+        showJson();
+      }
+      const parsed = validate();
+      if (!("plan" in parsed)) {
+        status.textContent = `Not built: ${parsed.error}`;
+        status.className = "share-status error";
+        (parsed.path === null ? null : form.find(parsed.path))?.focus();
+        return;
+      }
+      status.textContent = "Writing the case sheet…";
+      status.className = "share-status info";
       const result = await renderWorkbookPlan(parsed.plan.plan, { functionsRegistered: functionsLoaded() });
       status.textContent = `Wrote "${result.sheets[0]?.written}". ${parsed.plan.plan.sheets[0].notes[1]}`;
       status.className = "share-status ok";

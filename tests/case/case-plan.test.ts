@@ -226,6 +226,25 @@ describe("the sheet", () => {
     expect(grid.value(row, col)).toBe(9);
   });
 
+  it("scales a referenced service time given in another unit (an analysis's CPU-ms per IO in a case in seconds)", () => {
+    const json = iopsCase(0.7) as { options: { workloads: Record<string, unknown>[] }[] };
+    Object.assign(json.options[0].workloads[0], {
+      serviceTimeRef: "'Model'!$L$7",
+      serviceTimeRefDivisor: 1000,
+      serviceTime: 0.081 / 1000,
+    });
+    const built = casePlanFromJson(json);
+    const grid = new SheetGrid(built.plan.sheets[0], (ref) => {
+      expect(ref).toBe("'Model'!L7");
+      return 0.081; // CPU-ms per IO, as the Model sheet has it
+    });
+    const capacity = built.plan.sheets[0].tables.find((t) => t.name === "Capacity") as TablePlan;
+    expect(capacity.rows[0][3]).toEqual({ formula: "'Model'!$L$7/1000", result: 0.081 / 1000 });
+    const { row, col } = parseA1(built.layout.servers[0][0]);
+    // 70,000 IO/s × 81 µs = 5.67 busy cores; at 70 % → ⌈8.1⌉ = 9 (worked by hand).
+    expect(grid.value(row, col)).toBe(9);
+  });
+
   it("names its tables with a prefix when asked (several cases in one workbook)", () => {
     const sheet = casePlanFromJson(example("nfs-vs-fc-70k-iops.json"), { tablePrefix: "Case 2", sheetName: "Case 2" })
       .plan.sheets[0];
@@ -335,6 +354,23 @@ describe("input validation names the input and the problem", () => {
       "a formula as a reference",
       { name: "IO", arrivalRate: 1, serviceTime: 1, serviceTimeRef: "Model!A1+HYPERLINK(1)", sizing: { servers: 3 } },
       "serviceTimeRef: must be one cell on another sheet",
+    ],
+    [
+      "a divisor without a reference",
+      { name: "IO", arrivalRate: 1, serviceTime: 1, serviceTimeRefDivisor: 1000, sizing: { servers: 3 } },
+      "options[0].workloads[0].serviceTimeRefDivisor: only goes with serviceTimeRef",
+    ],
+    [
+      "a zero divisor",
+      {
+        name: "IO",
+        arrivalRate: 1,
+        serviceTime: 1,
+        serviceTimeRef: "Model!A1",
+        serviceTimeRefDivisor: 0,
+        sizing: { servers: 3 },
+      },
+      "options[0].workloads[0].serviceTimeRefDivisor: must be a positive number",
     ],
   ];
   it.each(workloadCases)("%s", (_what, workload, message) => {

@@ -1,0 +1,428 @@
+/**
+ * The "New business case" form: the case's fields (title, currency, years, discount rate, units),
+ * then the options side by side, each with its capex, yearly cost lines, workloads (arrival rate,
+ * service time — typed, or a reference to an analysis's CPU cost per IO — and sizing rule with its
+ * target) and server costs. The form edits a draft in the JSON format of `caplab case`
+ * (docs/case.md), so the validator of `src/analysis/case-input.ts` checks it and its messages,
+ * which name the field by its path (`options[1].capex: must be an amount ≥ 0, got -5`), are shown
+ * beside that field (`aria-invalid`, `aria-describedby`) and in a live summary.
+ *
+ * DOM only through textContent and attributes (input labels and values are data, never HTML).
+ */
+import { el } from "./dom";
+import type { CpuCostChoice } from "../excel/case-sources";
+
+/** A case as edited: the JSON format of `caplab case`, with inputs possibly wrong or missing. */
+export type Draft = Record<string, unknown> & { options?: unknown };
+type Obj = Record<string, unknown>;
+
+const SIZING_RULES = [
+  ["utilization", "Target utilization"],
+  ["response", "Target mean response"],
+  ["serviceLevel", "Service level"],
+  ["servers", "Fixed number of servers"],
+] as const;
+type Rule = (typeof SIZING_RULES)[number][0];
+
+/** A typed number: empty → absent; a finite number; otherwise the text (the validator names it). */
+export function numeric(text: string): unknown {
+  const t = text.trim();
+  if (t === "") return undefined;
+  const n = Number(t);
+  return Number.isFinite(n) ? n : t;
+}
+
+function shownNumber(v: unknown): string {
+  return v === undefined || v === null ? "" : String(v);
+}
+
+/** The divisor that turns CPU-ms per IO into the case's time unit, or undefined for other units. */
+export function msDivisor(timeUnit: unknown): number | undefined {
+  const unit = typeof timeUnit === "string" ? timeUnit.trim() : "s";
+  if (unit === "s" || unit === "") return 1000;
+  if (unit === "ms") return 1;
+  if (unit === "µs" || unit === "us") return 0.001;
+  return undefined;
+}
+
+function list(v: unknown): Obj[] {
+  return Array.isArray(v) ? (v as Obj[]) : [];
+}
+
+function rule(sizing: unknown): Rule {
+  const s = (sizing ?? {}) as Obj;
+  for (const [r] of SIZING_RULES) if (s[r] !== undefined) return r;
+  return "utilization";
+}
+
+export interface FormHooks {
+  /** Called after every edit (the draft has changed). */
+  changed: () => void;
+  /** The analysis cells offered for a service time (empty when no analysis is in the workbook). */
+  choices: () => CpuCostChoice[];
+}
+
+/**
+ * Renders the draft into `root` (replacing what was there) and wires every input to it.
+ * Structural edits (adding or removing an option, line or workload) re-render and keep focus on
+ * the same place.
+ */
+export class CaseForm {
+  private counter = 0;
+  constructor(
+    private readonly root: HTMLElement,
+    public draft: Draft,
+    private readonly hooks: FormHooks,
+  ) {}
+
+  private id(): string {
+    return `case-f${++this.counter}`;
+  }
+
+  /** Re-renders; keeps the focus on the element with the same data-path (or the given one). */
+  render(focusPath?: string): void {
+    const active = document.activeElement as HTMLElement | null;
+    const keep = focusPath ?? (active && this.root.contains(active) ? active.dataset.path : undefined);
+    this.counter = 0;
+    this.root.replaceChildren(this.general(), this.optionsBlock());
+    if (keep) this.find(keep)?.focus();
+  }
+
+  /** The input for a path, or the nearest one above it (`options[1].sizing` → its rule selector). */
+  find(path: string): HTMLElement | null {
+    for (let p = path; p !== ""; p = p.replace(/(\.[^.[\]]+|\[\d+\])$/, "")) {
+      const hit = this.root.querySelector<HTMLElement>(`[data-path="${CSS.escape(p)}"]`);
+      if (hit) return hit;
+      if (!/(\.[^.[\]]+|\[\d+\])$/.test(p)) break;
+    }
+    return null;
+  }
+
+  /** Marks one field invalid with the message (and clears the others); null clears all. */
+  showError(path: string | null, message: string): HTMLElement | null {
+    for (const e of this.root.querySelectorAll<HTMLElement>("[aria-invalid]")) e.removeAttribute("aria-invalid");
+    for (const e of this.root.querySelectorAll<HTMLElement>(".case-field-error")) e.textContent = "";
+    if (path === null) return null;
+    const target = this.find(path);
+    if (!target) return null;
+    target.setAttribute("aria-invalid", "true");
+    const err = document.getElementById(`${target.id}-error`);
+    if (err) err.textContent = message;
+    return target;
+  }
+
+  private structural(path: string, edit: () => void): void {
+    edit();
+    this.render(path);
+    this.hooks.changed(); // after the redraw, so the error marks land on the new fields
+  }
+
+  /** A labelled input bound to `obj[key]`. */
+  private input(label: string, path: string, obj: Obj, key: string, kind: "text" | "number", hint = ""): HTMLElement {
+    const id = this.id();
+    const wrap = el("div", "", "case-field");
+    const lab = el("label", label);
+    lab.htmlFor = id;
+    const input = el("input");
+    input.id = id;
+    input.type = "text";
+    if (kind === "number") input.inputMode = "decimal";
+    input.dataset.path = path;
+    input.value = kind === "number" ? shownNumber(obj[key]) : typeof obj[key] === "string" ? (obj[key] as string) : "";
+    const err = el("span", "", "case-field-error");
+    err.id = `${id}-error`;
+    const described = [err.id];
+    wrap.append(lab, input);
+    if (hint) {
+      const h = el("span", hint, "case-field-hint");
+      h.id = `${id}-hint`;
+      described.unshift(h.id);
+      wrap.append(h);
+    }
+    input.setAttribute("aria-describedby", described.join(" "));
+    input.addEventListener("input", () => {
+      // A cleared text stays "" (the validator says "must not be empty"); a cleared number is absent.
+      const v = kind === "number" ? numeric(input.value) : input.value;
+      if (v === undefined) delete obj[key];
+      else obj[key] = v;
+      this.hooks.changed();
+    });
+    wrap.append(err);
+    return wrap;
+  }
+
+  private button(text: string, label: string, path: string, onClick: () => void): HTMLButtonElement {
+    const b = el("button", text, "small");
+    b.type = "button";
+    b.setAttribute("aria-label", label);
+    b.dataset.path = path;
+    b.addEventListener("click", onClick);
+    return b;
+  }
+
+  /** After the time unit changes: labels follow it, and referenced service times are rescaled. */
+  private unitChanged(): void {
+    const divisor = msDivisor(this.draft.timeUnit);
+    for (const o of list(this.draft.options))
+      for (const w of list(o.workloads)) {
+        if (typeof w.serviceTimeRef !== "string") continue;
+        const choice = this.hooks.choices().find((c) => c.ref === w.serviceTimeRef);
+        const old = typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1;
+        const ms = choice?.ms ?? (typeof w.serviceTime === "number" ? w.serviceTime * old : undefined);
+        delete w.serviceTimeRefDivisor;
+        if (divisor === undefined || ms === undefined) {
+          delete w.serviceTimeRef;
+          continue;
+        }
+        if (divisor !== 1) w.serviceTimeRefDivisor = divisor;
+        w.serviceTime = ms / divisor;
+      }
+    // After the focus has moved on (Tab), so the redraw keeps it where the user went.
+    setTimeout(() => {
+      this.render();
+      this.hooks.changed();
+    }, 0);
+  }
+
+  private general(): HTMLElement {
+    const d = this.draft;
+    const box = el("fieldset", "", "case-general");
+    box.append(el("legend", "Case"));
+    box.append(
+      this.input("Title", "title", d, "title", "text"),
+      this.input("Currency", "currency", d, "currency", "text", "£, $, €, ¥ or a code such as CHF"),
+      this.input("Years", "years", d, "years", "number", "yearly payments, year 0 = now"),
+      this.input("Discount rate per year", "discountRate", d, "discountRate", "number", "a fraction: 0.1 = 10%"),
+      this.input("Time unit", "timeUnit", d, "timeUnit", "text", "of service and response times"),
+      this.input("Rate unit", "rateUnit", d, "rateUnit", "text", "of arrival rates"),
+    );
+    // Labels carry the units: redraw when a unit is changed (on leaving the field, not per key).
+    box.querySelector('[data-path="timeUnit"]')?.addEventListener("change", () => this.unitChanged());
+    box.querySelector('[data-path="rateUnit"]')?.addEventListener("change", () =>
+      setTimeout(() => {
+        this.render();
+        this.hooks.changed();
+      }, 0),
+    );
+    return box;
+  }
+
+  private optionsBlock(): HTMLElement {
+    const wrap = el("div");
+    const grid = el("div", "", "case-options");
+    const options = list(this.draft.options);
+    options.forEach((o, i) => grid.append(this.option(o, i, options)));
+    const add = this.button("Add option", "Add an option", "options", () =>
+      this.structural(`options[${options.length}].name`, () => {
+        options.push({ name: `Option ${options.length + 1}`, capex: 0, opex: [] });
+        this.draft.options = options;
+      }),
+    );
+    wrap.append(grid, add);
+    return wrap;
+  }
+
+  private option(o: Obj, i: number, options: Obj[]): HTMLElement {
+    const p = `options[${i}]`;
+    const box = el("fieldset", "", "case-option");
+    const name = typeof o.name === "string" && o.name.trim() !== "" ? o.name : `Option ${i + 1}`;
+    box.append(el("legend", `Option ${i + 1}`));
+    box.append(
+      this.input("Name", `${p}.name`, o, "name", "text"),
+      this.input("Capex at year 0", `${p}.capex`, o, "capex", "number"),
+    );
+    const lines = list(o.opex);
+    const costs = el("div", "", "case-group");
+    costs.append(el("p", "Yearly costs", "case-group-title"));
+    lines.forEach((line, j) => {
+      const lp = `${p}.opex[${j}]`;
+      costs.append(
+        this.input(`Cost line ${j + 1}`, `${lp}.label`, line, "label", "text"),
+        this.input(`Per year`, `${lp}.perYear`, line, "perYear", "number"),
+        this.button("Remove line", `Remove cost line ${j + 1} of ${name}`, `${lp}.remove`, () =>
+          this.structural(`${p}.opex.add`, () => lines.splice(j, 1)),
+        ),
+      );
+    });
+    costs.append(
+      this.button("Add cost line", `Add a yearly cost line to ${name}`, `${p}.opex.add`, () =>
+        this.structural(`${p}.opex[${lines.length}].label`, () => {
+          lines.push({ label: "", perYear: 0 });
+          o.opex = lines;
+        }),
+      ),
+    );
+    box.append(costs);
+    const workloads = list(o.workloads);
+    workloads.forEach((w, j) => box.append(this.workload(w, `${p}.workloads[${j}]`, name, j, workloads)));
+    box.append(
+      this.button("Add workload", `Add a workload to ${name}`, `${p}.workloads.add`, () =>
+        this.structural(`${p}.workloads[${workloads.length}].name`, () => {
+          workloads.push({ name: "Workload", arrivalRate: 1000, serviceTime: 0.001, sizing: { utilization: 0.7 } });
+          o.workloads = workloads;
+        }),
+      ),
+    );
+    if (workloads.length > 0) {
+      box.append(
+        this.input("Cost per server, one-off", `${p}.costPerServer`, o, "costPerServer", "number"),
+        this.input("Cost per server per year", `${p}.costPerServerPerYear`, o, "costPerServerPerYear", "number"),
+      );
+    }
+    if (options.length > 2) {
+      box.append(
+        this.button("Remove option", `Remove option ${name}`, `${p}.remove`, () =>
+          this.structural("options", () => options.splice(i, 1)),
+        ),
+      );
+    }
+    return box;
+  }
+
+  private workload(w: Obj, p: string, optionName: string, j: number, workloads: Obj[]): HTMLElement {
+    const box = el("div", "", "case-group");
+    box.append(el("p", `Workload ${j + 1}`, "case-group-title"));
+    const unit = typeof this.draft.timeUnit === "string" ? this.draft.timeUnit : "s";
+    const rate = typeof this.draft.rateUnit === "string" ? this.draft.rateUnit : `per ${unit}`;
+    box.append(
+      this.input("Name", `${p}.name`, w, "name", "text"),
+      this.input(`Arrival rate (${rate})`, `${p}.arrivalRate`, w, "arrivalRate", "number", "IOPS, calls per time unit"),
+    );
+    box.append(this.serviceTime(w, p, unit));
+    box.append(this.sizing(w, p, unit));
+    box.append(
+      this.button("Remove workload", `Remove workload ${j + 1} of ${optionName}`, `${p}.remove`, () =>
+        this.structural(p.replace(/\.workloads\[\d+\]$/, ".workloads.add"), () => workloads.splice(j, 1)),
+      ),
+    );
+    return box;
+  }
+
+  /** The service time: typed, or taken by reference from an analysis cell (CPU cost per IO). */
+  private serviceTime(w: Obj, p: string, unit: string): HTMLElement {
+    const wrap = el("div");
+    const choices = this.hooks.choices();
+    const ref = typeof w.serviceTimeRef === "string" ? w.serviceTimeRef : undefined;
+    if (choices.length > 0 || ref) {
+      const id = this.id();
+      const lab = el("label", "Service time from");
+      lab.htmlFor = id;
+      const select = el("select");
+      select.id = id;
+      select.dataset.path = `${p}.serviceTimeRef`;
+      const typed = el("option", "a number typed here");
+      typed.value = "";
+      select.append(typed);
+      const known = choices.some((c) => c.ref === ref);
+      for (const c of choices) {
+        const opt = el("option", `${c.label}: ${c.ms.toPrecision(4)} CPU-ms per IO`);
+        opt.value = c.ref;
+        select.append(opt);
+      }
+      if (ref && !known) {
+        const opt = el("option", ref);
+        opt.value = ref;
+        select.append(opt);
+      }
+      select.value = ref ?? "";
+      const err = el("span", "", "case-field-error");
+      err.id = `${id}-error`;
+      const divisor = msDivisor(this.draft.timeUnit);
+      const note = el("span", "", "case-field-hint");
+      note.id = `${id}-hint`;
+      select.setAttribute("aria-describedby", `${note.id} ${err.id}`);
+      if (divisor === undefined && !ref) {
+        // The analysis gives CPU-milliseconds per IO; a case in minutes cannot use it as is.
+        select.disabled = true;
+        note.textContent = "To use the analysis, set the time unit to s, ms or µs.";
+      }
+      select.addEventListener("change", () =>
+        this.structural(`${p}.serviceTimeRef`, () => {
+          const choice = choices.find((c) => c.ref === select.value);
+          delete w.serviceTimeRef;
+          delete w.serviceTimeRefDivisor;
+          if (choice && divisor !== undefined) {
+            w.serviceTimeRef = choice.ref;
+            if (divisor !== 1) w.serviceTimeRefDivisor = divisor;
+            w.serviceTime = choice.ms / divisor;
+          }
+        }),
+      );
+      const field = el("div", "", "case-field");
+      field.append(lab, select, note, err);
+      wrap.append(field);
+    }
+    if (ref) {
+      const divisor = typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1;
+      const formula = divisor === 1 ? ref : `${ref}/${divisor}`;
+      wrap.append(
+        el(
+          "p",
+          `Service time (${unit}) = ${formula}, now ${shownNumber(w.serviceTime)}: a reference, not a copy.`,
+          "case-field-hint",
+        ),
+      );
+    } else {
+      wrap.append(
+        this.input(
+          `Service time (${unit})`,
+          `${p}.serviceTime`,
+          w,
+          "serviceTime",
+          "number",
+          "CPU time per IO, time per call",
+        ),
+      );
+    }
+    return wrap;
+  }
+
+  private sizing(w: Obj, p: string, unit: string): HTMLElement {
+    const wrap = el("div");
+    const sizing = (typeof w.sizing === "object" && w.sizing !== null ? w.sizing : {}) as Obj;
+    w.sizing = sizing;
+    const current = rule(sizing);
+    const id = this.id();
+    const lab = el("label", "Size by");
+    lab.htmlFor = id;
+    const select = el("select");
+    select.id = id;
+    select.dataset.path = `${p}.sizing`;
+    for (const [value, text] of SIZING_RULES) {
+      const opt = el("option", text);
+      opt.value = value;
+      select.append(opt);
+    }
+    select.value = current;
+    const err = el("span", "", "case-field-error");
+    err.id = `${id}-error`;
+    select.setAttribute("aria-describedby", err.id);
+    select.addEventListener("change", () =>
+      this.structural(`${p}.sizing`, () => {
+        for (const k of Object.keys(sizing)) delete sizing[k];
+        const defaults: Record<Rule, Obj> = {
+          utilization: { utilization: 0.7 },
+          response: { response: undefined },
+          serviceLevel: { serviceLevel: 0.8, answerWithin: undefined },
+          servers: { servers: 1 },
+        };
+        Object.assign(sizing, defaults[select.value as Rule]);
+      }),
+    );
+    const field = el("div", "", "case-field");
+    field.append(lab, select, err);
+    wrap.append(field);
+    const targets: Record<Rule, [string, string]> = {
+      utilization: ["Target utilization", "a fraction: 0.7 = 70%"],
+      response: [`Target mean response (${unit})`, "above the service time"],
+      serviceLevel: ["Service level", "a fraction: 0.8 = 80% answered in time"],
+      servers: ["Servers", "a whole number"],
+    };
+    const [label, hint] = targets[current];
+    wrap.append(this.input(label, `${p}.sizing.${current}`, sizing, current, "number", hint));
+    if (current === "serviceLevel") {
+      wrap.append(this.input(`Answer within (${unit})`, `${p}.sizing.answerWithin`, sizing, "answerWithin", "number"));
+    }
+    return wrap;
+  }
+}
