@@ -5,7 +5,7 @@
  *
  * Layout (top to bottom; every table at a fixed position so the formulas can refer to it):
  * - notes: the title, a one-line conclusion built from the numbers ("FC saves £X over 3 years at
- *   10%"), how to read the sheet;
+ *   10%"; a live formula over the Costs table in the .xlsx and in Excel), how to read the sheet;
  * - Assumptions: discount rate (input), years, units;
  * - Costs: one column per option — capex, server costs and yearly running-cost lines (inputs),
  *   year-0 one-off cost, running cost per year, net present cost, difference from the first
@@ -143,6 +143,55 @@ export function conclusion(input: CaseInput, result: CaseResult): string {
 /** The service-time cell's formula when S is taken from another sheet: the cell, scaled to the case's unit. */
 function serviceTimeFormula(ref: string, divisor: number | undefined): string {
   return divisor === undefined || divisor === 1 ? ref : `${ref}/${divisor}`;
+}
+
+/** Where the conclusion's figures are: 1-based rows of the Costs table, options in columns B onwards. */
+interface ConclusionCells {
+  names: number;
+  npv: number;
+  diff: number;
+  breakEven: number;
+  /** The discount-rate cell ($A$n). */
+  rate: string;
+}
+
+/**
+ * {@link conclusion} as a native Excel formula over the Costs table, so the line follows the inputs:
+ * the same words, the same choice of options (the first lowest net present cost, as MATCH finds
+ * it) and the same rounding ({@link money}: whole units, grouped; {@link percent}: two decimals at
+ * most). No LET or TEXTJOIN, so Excel 2016 and LibreOffice read it. TEXT's "#,##0" groups with
+ * the reader's thousands separator.
+ */
+function conclusionFormula(input: CaseInput, at: ConclusionCells): string {
+  const n = input.options.length;
+  const last = letter(n);
+  const row = (r: number, from = "B"): string => `$${from}$${r}:$${last}$${r}`;
+  const sym = input.currency.length === 1 ? input.currency : `${input.currency} `;
+  const money = (x: string): string =>
+    `IF(AND(${x}<0,ROUND(ABS(${x}),0)<>0),"-","")&"${sym}"&TEXT(ROUND(ABS(${x}),0),"#,##0")`;
+  const years = input.years;
+  const over = `"over ${years} year${years === 1 ? "" : "s"} at "&ROUND(${at.rate}*100,2)&"%"`;
+  const names = row(at.names);
+  const npvs = row(at.npv);
+  const diffs = row(at.diff);
+  const name0 = `$B$${at.names}`;
+  const npv0 = `$B$${at.npv}`;
+  const k = `MATCH(MIN(${npvs}),${npvs},0)`;
+  const cheapest =
+    `INDEX(${names},${k})&" saves "&${money(`-INDEX(${diffs},${k})`)}&" "&${over}&" compared with "&${name0}` +
+    `&" (net present cost "&${money(`INDEX(${npvs},${k})`)}&" vs "&${money(npv0)}&")."`;
+  const rest = row(at.npv, "C");
+  const second = `(1+MATCH(MIN(${rest}),${rest},0))`;
+  const baseline =
+    `IF(INDEX(${diffs},${second})=0,${name0}&" and "&INDEX(${names},${second})&" cost the same "&${over}` +
+    `&" (net present cost "&${money(npv0)}&").",${name0}&" costs least: "&INDEX(${names},${second})&" would cost "` +
+    `&${money(`INDEX(${diffs},${second})`)}&" more "&${over}&" (net present cost "&${money(`INDEX(${npvs},${second})`)}` +
+    `&" vs "&${money(npv0)}&").")`;
+  const breakEven =
+    n === 2
+      ? `&" "&$C$${at.names}&" breaks even with "&${name0}&" at a capex of "&${money(`$C$${at.breakEven}`)}&"."`
+      : "";
+  return `IF(${k}<>1,${cheapest},${baseline})${breakEven}`;
 }
 
 /** Decimals that show the smallest time to 3 significant digits (at least 2): 30 → 2, 0.000041 → 7. */
@@ -529,6 +578,18 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   const sheet: SheetPlan = {
     name: options.sheetName ?? CASE_SHEET,
     notes,
+    noteFormulas: [
+      {
+        note: 1,
+        formula: conclusionFormula(input, {
+          names: costsAt.row + 1,
+          npv: rowOf(L.npv) + 1,
+          diff: rowOf(L.diff) + 1,
+          breakEven: rowOf(L.breakEven) + 1,
+          rate: rateCell,
+        }),
+      },
+    ],
     tables,
     charts: [chart],
     freezeHeader: false,

@@ -154,6 +154,12 @@ export interface SheetPlan {
   name: string;
   /** Lines of text above the tables (title, notes, warnings). */
   notes: string[];
+  /**
+   * Notes that are live formulas where the renderer writes formulas (xlsx, Office.js): `notes[note]`
+   * is the formula's value (what text renderers show, and the cached result), `formula` (A1, no
+   * "=", native functions only) computes it from the sheet's cells, e.g. a case's conclusion line.
+   */
+  noteFormulas?: { note: number; formula: string }[];
   tables: TablePlan[];
   charts: ChartPlan[];
   /** Freeze the first table's header row. */

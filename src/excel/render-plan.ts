@@ -138,16 +138,26 @@ class Writer {
     this.log.push({ sheet, what, bytes, rows });
   }
 
-  /** Notes in column A (text-formatted: a note is never a formula). */
-  writeNotes(ws: Excel.Worksheet, notes: string[]): number {
+  /**
+   * Notes in column A (text-formatted: a note is never a formula), then the plan's live notes
+   * (`noteFormulas`, native formulas such as a case's conclusion) over their text, in the same request.
+   */
+  writeNotes(ws: Excel.Worksheet, notes: string[], noteFormulas: SheetPlan["noteFormulas"] = []): number {
     if (notes.length === 0) return 0;
     const range = ws.getRangeByIndexes(0, 0, notes.length, 1);
     const formats = notes.map(() => ["@"]);
     const values = notes.map((n) => [n]);
     range.numberFormat = formats;
     range.values = values;
+    let bytes = jsonBytes(formats) + jsonBytes(values);
+    for (const { note, formula } of noteFormulas) {
+      const cell = ws.getRangeByIndexes(note, 0, 1, 1);
+      cell.numberFormat = [["General"]];
+      cell.formulas = [[`=${formula}`]];
+      bytes += formula.length + 20;
+    }
     if (notes.length > 0) ws.getRangeByIndexes(0, 0, 1, 1).format.font.bold = true;
-    return jsonBytes(formats) + jsonBytes(values);
+    return bytes;
   }
 
   /** Writes one table's header and data blocks, then makes it an Excel table. */
@@ -338,7 +348,7 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         const report = (rows: number): void =>
           options.onProgress?.({ sheet: k + 1, sheets: plan.sheets.length, name, rows, rowsTotal });
         report(0);
-        const noteBytes = writer.writeNotes(ws, sheet.notes);
+        const noteBytes = writer.writeNotes(ws, sheet.notes, sheet.noteFormulas);
         await writer.sync(name, "sheet and notes", noteBytes, sheet.notes.length);
         for (const [i, table] of sheet.tables.entries()) {
           const tableName = freeTableName(table.name, takenTables);

@@ -167,7 +167,8 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
   const ws = wb.addWorksheet(sheet.name, { pageSetup: PAGE_SETUP });
   sheet.notes.forEach((note, i) => {
     const cell = ws.getCell(i + 1, 1);
-    cell.value = cellText(note);
+    const live = sheet.noteFormulas?.find((f) => f.note === i);
+    cell.value = live ? { formula: live.formula, result: cellText(note), date1904: false } : cellText(note);
     if (i === 0) cell.font = { bold: true, size: 13 };
   });
   const widths: number[] = [];

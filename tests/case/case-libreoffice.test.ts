@@ -100,6 +100,8 @@ function stripped(plan: WorkbookPlan, rate?: number): WorkbookPlan {
           row[j] = { formula: cell.formula, result: null };
       });
   }
+  // The conclusion line's cached text too: Calc must build it from the cells.
+  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
   if (rate !== undefined) copy.sheets[0].tables[0].rows[0][0] = rate;
   return copy;
 }
@@ -229,9 +231,23 @@ describeLo("caplab case output in LibreOffice", () => {
       ).toBe(true);
     });
 
-    it("follows an edited discount rate: net present costs at 5%", () => {
+    it.each(["", ".stripped"])("LibreOffice builds the conclusion line%s from the cells, word for word", (variant) => {
+      const grid = csv.get(base + variant) as string[][];
+      const c = built.get(base) as CasePlan;
+      expect(c.plan.sheets[0].noteFormulas?.map((f) => f.note)).toEqual([1]);
+      expect(grid[1][0]).toBe(c.plan.sheets[0].notes[1]);
+    });
+
+    it("follows an edited discount rate: net present costs and the conclusion line at 5%", () => {
       const grid = csv.get(`${base}.rate5`) as string[][];
       const c = built.get(base) as CasePlan;
+      // The line the case gives at 5 % (built from figures computed again, not read from the file).
+      const at5 = casePlanFromJson({
+        ...JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${base}.json`), "utf8")),
+        discountRate: 0.05,
+      });
+      expect(at5.plan.sheets[0].notes[1]).not.toBe(c.plan.sheets[0].notes[1]);
+      expect(grid[1][0]).toBe(at5.plan.sheets[0].notes[1]);
       c.layout.npv.forEach((addr, i) => {
         const { row, col } = parseA1(addr);
         expectSame(

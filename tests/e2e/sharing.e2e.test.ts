@@ -306,6 +306,10 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const d = wb.get("Model")!.get(dKey)!.value as number;
       expect(d).toBe(cellResult(tableRow(table, 0)[dCol]));
       expect(cell.value).toBe(d / 1000);
+      // The conclusion line is a live native formula over the Costs table, showing the case's line.
+      const conclusion = wb.get("Business case")!.get("1,0")!;
+      expect(conclusion.formula).toBe(`=${casePlan.plan.sheets[0].noteFormulas![0].formula}`);
+      expect(conclusion.value).toBe(casePlan.plan.sheets[0].notes[1]);
       // The cores that follow from it (utilization target 1): max(⌈λS⌉, ⌊λS⌋ + 1), worked here.
       const load = 70000 * (d / 1000);
       const servers = wb
