@@ -362,11 +362,11 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         const used = usedColumns(sheet, positions);
         const dataCol = used + 10;
         let chartBytes = 0;
+        // Each chart's data blocks (3 columns a series) after the previous chart's, never over them.
+        let chartCol = dataCol;
         sheet.charts.forEach((chart, i) => {
-          chartBytes += writer.addChart(ws, chart, dataCol + i * 3 * Math.max(1, chart.series.length), {
-            row: 1 + i * 19,
-            col: used + 1,
-          });
+          chartBytes += writer.addChart(ws, chart, chartCol, { row: 1 + i * 19, col: used + 1 });
+          chartCol += 3 * Math.max(1, chart.series.length);
           charts++;
         });
         await writer.sync(name, `freeze panes and ${sheet.charts.length} charts`, chartBytes, 0);

@@ -11,15 +11,17 @@
  * texts written into text-formatted cells), and then reads the copies back to check that no
  * `CAPLAB.` formula is left and that each frozen cell shows the original's value.
  *
- * Export: reads the copies and opens a new workbook built from them by ExcelJS
- * (`valuesOnlyWorkbook`) with `Excel.createWorkbook(base64)` (1.8) — no custom-function names, no
- * add-in part, no trust prompt. (`getFileAsync` cannot give the .xlsx on the web, and cannot strip
+ * Export: reads the copies (and, with ExcelApi 1.15, their charts' ranges) and opens a new
+ * workbook built from them by ExcelJS (`valuesOnlyWorkbook`, charts added as native charts over
+ * the same cells) with `Excel.createWorkbook(base64)` (1.8) — no custom-function names, no add-in
+ * part, no trust prompt. (`getFileAsync` cannot give the .xlsx on the web, and cannot strip
  * the add-in parts anywhere.)
  *
  * All `Excel.run` calls of the feature are here; the logic is in `sharing.ts` (pure).
  */
 import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "./sharing";
 import { isErrorValue, Scalar } from "./sharing-eval";
+import type { ExportChart } from "./sharing-export";
 
 /** Sheets above this many used cells are not read (a million-row Subintervals sheet). */
 export const MAX_SCAN_CELLS = 200_000;
@@ -232,6 +234,59 @@ export async function prepareForSharing(options: ShareOptions = {}): Promise<Sha
 }
 
 /**
+ * The charts of each sheet as the export needs them: titles, and per series its name, line style,
+ * ranges (`getDimensionDataSourceString`, ExcelApi 1.15) and values (`getDimensionValues`, 1.12).
+ * Without 1.15 the charts are not read (the new workbook then has none).
+ */
+async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet[]): Promise<ExportChart[][]> {
+  if (!Office.context.requirements.isSetSupported("ExcelApi", "1.15")) return sheets.map(() => []);
+  const collections = sheets.map((ws) => {
+    const charts = ws.charts;
+    charts.load("items/name");
+    return charts;
+  });
+  await context.sync();
+  const charts = collections.map((c) =>
+    c.items.map((chart) => {
+      chart.title.load("text");
+      chart.axes.categoryAxis.title.load("text");
+      chart.axes.valueAxis.title.load("text");
+      chart.series.load("items/name,items/chartType");
+      return chart;
+    }),
+  );
+  await context.sync();
+  const series = charts.map((list) =>
+    list.map((chart) =>
+      chart.series.items.map((s) => ({
+        name: s.name,
+        lines: /Lines/.test(String(s.chartType)),
+        xRef: s.getDimensionDataSourceString("XValues"),
+        yRef: s.getDimensionDataSourceString("YValues"),
+        x: s.getDimensionValues("XValues"),
+        y: s.getDimensionValues("YValues"),
+      })),
+    ),
+  );
+  await context.sync();
+  return charts.map((list, i) =>
+    list.map((chart, j) => ({
+      title: chart.title.text,
+      xTitle: chart.axes.categoryAxis.title.text,
+      yTitle: chart.axes.valueAxis.title.text,
+      series: series[i][j].map((s) => ({
+        name: s.name,
+        lines: s.lines,
+        xRef: s.xRef.value,
+        yRef: s.yRef.value,
+        x: s.x.value,
+        y: s.y.value,
+      })),
+    })),
+  );
+}
+
+/**
  * Opens a new workbook with the given sheets (normally the copies made by
  * {@link prepareForSharing}) as values and native formulas only.
  *
@@ -265,6 +320,10 @@ export async function exportValuesOnlyWorkbook(
       });
     });
     await context.sync();
+    const charts = await readCharts(
+      context,
+      read.map((r) => r.ws),
+    );
     return read.map(({ name, used }, k) =>
       used.isNullObject
         ? { name, row: 0, col: 0, formulas: [], values: [] }
@@ -278,6 +337,7 @@ export async function exportValuesOnlyWorkbook(
             numberFormat: used.numberFormat as string[][],
             // Excel gives points; a character of the default font is about 7 points wide.
             columnWidths: widths[k].map((f) => f.columnWidth / 7),
+            charts: charts[k],
           },
     );
   });

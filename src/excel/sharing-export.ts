@@ -11,14 +11,34 @@
  * to a sheet not in the new workbook, written as their value (they would be #REF! there); a
  * formula that still names a Capacity Lab function is refused (freeze first). Text is always
  * written as text.
- * Not carried over: charts (ExcelJS writes none; exceljs#141), Excel table objects, conditional
- * formats. No Office types: testable in Node.
+ * Charts: ExcelJS writes none (exceljs#141), so each chart read back from the copy becomes a
+ * native scatter chart over the same cells (`src/report/xlsx-charts.ts`), placed below the sheet's
+ * data; a chart that draws a sheet not exported is left out. Not carried over: Excel table
+ * objects, conditional formats, the charts' exact position and styling. No Office types: testable in Node.
  */
 import ExcelJS from "exceljs";
 import { tokenize } from "@borgar/fx";
 import { columnLetter } from "../analysis/plan";
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./sharing";
 import { isErrorValue, splitReference } from "./sharing-eval";
+import { insertCharts, scatterChartXml } from "../report/xlsx-charts";
+
+/** A chart of a sheet to export, as Office.js reads it back (ExcelApi 1.15). */
+export interface ExportChart {
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  series: {
+    name: string;
+    /** `Range` strings as `getDimensionDataSourceString` gives them, e.g. `='Case (shared)'!$J$2:$J$5`. */
+    xRef: string;
+    yRef: string;
+    x: unknown[];
+    y: unknown[];
+    /** Drawn with lines (XYScatterLines…) rather than markers only. */
+    lines: boolean;
+  }[];
+}
 
 /** One sheet to export: its used range as Office.js reads it, with its formats and widths. */
 export interface ExportSheet extends SheetSnapshot {
@@ -26,6 +46,62 @@ export interface ExportSheet extends SheetSnapshot {
   numberFormat?: string[][];
   /** Column widths in characters from column A (optional). */
   columnWidths?: number[];
+  /** Its charts (optional): written as native charts over the same cells of the new file. */
+  charts?: ExportChart[];
+}
+
+const RANGE_REF = /^(?:'((?:[^']|'')+)'|([A-Za-z_][A-Za-z0-9_.]*))!(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$/;
+
+/** A series range on one of the exported sheets, as `'Sheet'!$A$1:$A$4`; undefined for anything else. */
+function exportedRange(text: string, exported: Set<string>): { ref: string; sheet: string; first: string } | undefined {
+  const m = RANGE_REF.exec(text.replace(/^=/, "").trim());
+  if (!m) return undefined;
+  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2];
+  if (!exported.has(sheet.toLowerCase())) return undefined;
+  return { ref: `'${sheet.replace(/'/g, "''")}'!${m[3]}`, sheet, first: m[3].split(":")[0].replace(/\$/g, "") };
+}
+
+/**
+ * The chart parts of a sheet's charts whose every series draws cells of the exported sheets
+ * (a chart that draws a sheet left out is not carried: it would show nothing there).
+ */
+function chartParts(sheet: ExportSheet, exported: Set<string>): { parts: string[]; left: number } {
+  const parts: string[] = [];
+  let left = 0;
+  for (const chart of sheet.charts ?? []) {
+    const series = chart.series.map((s) => ({
+      s,
+      x: exportedRange(s.xRef, exported),
+      y: exportedRange(s.yRef, exported),
+    }));
+    if (series.length === 0 || series.some((r) => !r.x || !r.y)) {
+      left++;
+      continue;
+    }
+    const first = series[0].y as { first: string };
+    const at = /^([A-Z]+)(\d+)$/.exec(first.first) as RegExpExecArray;
+    let col = 0;
+    for (const ch of at[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+    const yFormat = sheet.numberFormat?.[Number(at[2]) - 1 - sheet.row]?.[col - 1 - sheet.col] ?? "General";
+    const numbers = (v: unknown[]): number[] => v.map((x) => (typeof x === "number" ? x : Number(x)));
+    parts.push(
+      scatterChartXml({
+        title: chart.title,
+        xTitle: chart.xTitle,
+        yTitle: chart.yTitle,
+        yFormat: yFormat === "@" ? "General" : yFormat,
+        series: series.map(({ s, x, y }) => ({
+          name: s.name,
+          xRef: (x as { ref: string }).ref,
+          yRef: (y as { ref: string }).ref,
+          x: numbers(s.x),
+          y: numbers(s.y),
+          lines: s.lines,
+        })),
+      }),
+    );
+  }
+  return { parts, left };
 }
 
 // Characters XML 1.0 cannot hold; Excel's 32,767-character cell limit (as src/report/xlsx.ts does;
@@ -110,8 +186,15 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
       if (w > 0) ws.getColumn(j + 1).width = w;
     });
   }
-  const out = await wb.xlsx.writeBuffer();
-  return new Uint8Array(out as ArrayBuffer);
+  const out = new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
+  // Charts (ExcelJS writes none): native charts over the same cells, below each sheet's data.
+  const placements = sheets.map((sheet) => ({
+    sheet: sheet.name,
+    charts: chartParts(sheet, exported).parts,
+    row: sheet.row + sheet.formulas.length + 1,
+    col: 0,
+  }));
+  return insertCharts(out, placements);
 }
 
 /** Base64 of bytes, as `Excel.createWorkbook` takes them (chunked: no call-stack limit on large files). */

@@ -48,34 +48,43 @@ function title(text: string): string {
   return `<c:title><c:tx><c:rich><a:bodyPr/><a:lstStyle/><a:p><a:pPr><a:defRPr b="1"/></a:pPr><a:r><a:rPr lang="en-GB" b="1"/><a:t>${xml(text)}</a:t></a:r></a:p></c:rich></c:tx><c:overlay val="0"/></c:title>`;
 }
 
-/** The chart part for one chart plan whose source table is placed on `sheet`; undefined if it cannot be resolved. */
-export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined {
-  const source = chart.source;
-  if (!source) return undefined;
-  const table = sheet.tables.find((t) => t.name === source.table);
-  if (!table?.at) return undefined;
-  const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
-  const xCol = col(source.xColumn);
-  const yCols = source.yColumns.map(col);
-  if (xCol < 0 || yCols.some((c) => c < 0)) return undefined;
-  const n = tableRowCount(table);
-  if (n === 0) return undefined;
-  const first = table.at.row + 1;
-  const last = table.at.row + n;
-  const xs = chart.series[0]?.x ?? [];
-  const yFormat = table.columns[yCols[0]]?.numFmt ?? "General";
+/** One chart as DrawingML needs it: titles, the y format, and each series' cell ranges with cached values. */
+export interface ChartSpec {
+  title: string;
+  xTitle: string;
+  yTitle: string;
+  /** Number format of the y values and axis ("General" when unknown). */
+  yFormat: string;
+  series: {
+    name: string;
+    /** The cell holding the name (`'Sheet'!$C$5`), when there is one. */
+    nameRef?: string;
+    /** `'Sheet'!$B$6:$B$9`: what the series draws, live. */
+    xRef: string;
+    yRef: string;
+    /** The values now (the cache shown before any recalculation). */
+    x: number[];
+    y: number[];
+    /** Lines between the markers (false: markers only). */
+    lines: boolean;
+  }[];
+}
+
+/** The chart part (a scatter chart with markers and lines) for a spec. */
+export function scatterChartXml(spec: ChartSpec): string {
+  const xs = spec.series[0]?.x ?? [];
   const wholeX = xs.length > 0 && xs.every(Number.isInteger) && Math.max(...xs) - Math.min(...xs) <= 60;
-  const series = yCols
-    .map((c, i) => {
-      const s = chart.series[i];
-      const lines = s?.style !== "points";
+  const series = spec.series
+    .map((s, i) => {
+      const name = s.nameRef
+        ? `<c:tx><c:strRef><c:f>${xml(s.nameRef)}</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${xml(s.name)}</c:v></c:pt></c:strCache></c:strRef></c:tx>`
+        : `<c:tx><c:v>${xml(s.name)}</c:v></c:tx>`;
       return (
-        `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>` +
-        `<c:tx><c:strRef><c:f>${xml(ref(sheet.name, table.at!.row, table.at!.col + c))}</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${xml(table.columns[c].header)}</c:v></c:pt></c:strCache></c:strRef></c:tx>` +
-        (lines ? "" : `<c:spPr><a:ln w="19050"><a:noFill/></a:ln></c:spPr>`) +
+        `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>${name}` +
+        (s.lines ? "" : `<c:spPr><a:ln w="19050"><a:noFill/></a:ln></c:spPr>`) +
         `<c:marker><c:symbol val="circle"/><c:size val="6"/></c:marker>` +
-        `<c:xVal><c:numRef><c:f>${xml(ref(sheet.name, first, table.at!.col + xCol, last))}</c:f>${numCache(s?.x ?? [], "General")}</c:numRef></c:xVal>` +
-        `<c:yVal><c:numRef><c:f>${xml(ref(sheet.name, first, table.at!.col + c, last))}</c:f>${numCache(s?.y ?? [], yFormat)}</c:numRef></c:yVal>` +
+        `<c:xVal><c:numRef><c:f>${xml(s.xRef)}</c:f>${numCache(s.x, "General")}</c:numRef></c:xVal>` +
+        `<c:yVal><c:numRef><c:f>${xml(s.yRef)}</c:f>${numCache(s.y, spec.yFormat)}</c:numRef></c:yVal>` +
         `<c:smooth val="0"/></c:ser>`
       );
     })
@@ -96,20 +105,55 @@ export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined
   return (
     `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
     `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="${NS_REL}">` +
-    `<c:roundedCorners val="0"/><c:chart>${title(chart.title)}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/>` +
+    `<c:roundedCorners val="0"/><c:chart>${title(spec.title)}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/>` +
     `<c:scatterChart><c:scatterStyle val="lineMarker"/><c:varyColors val="0"/>${series}<c:axId val="500100"/><c:axId val="500200"/></c:scatterChart>` +
     axis(
       500100,
       500200,
       "b",
-      chart.xTitle,
+      spec.xTitle,
       wholeX ? "0" : "General",
       wholeX ? `<c:majorUnit val="1"/>` : "",
       wholeX ? `<c:max val="${Math.max(...xs)}"/><c:min val="${Math.min(...xs)}"/>` : "",
     ) +
-    axis(500200, 500100, "l", chart.yTitle, yFormat, "") +
+    axis(500200, 500100, "l", spec.yTitle, spec.yFormat, "") +
     `</c:plotArea><c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart></c:chartSpace>`
   );
+}
+
+/** The chart part for one chart plan whose source table is placed on `sheet`; undefined if it cannot be resolved. */
+export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined {
+  const source = chart.source;
+  if (!source) return undefined;
+  const table = sheet.tables.find((t) => t.name === source.table);
+  if (!table?.at) return undefined;
+  const at = table.at;
+  const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
+  const xCol = col(source.xColumn);
+  const yCols = source.yColumns.map(col);
+  if (xCol < 0 || yCols.some((c) => c < 0)) return undefined;
+  const n = tableRowCount(table);
+  if (n === 0) return undefined;
+  const first = at.row + 1;
+  const last = at.row + n;
+  return scatterChartXml({
+    title: chart.title,
+    xTitle: chart.xTitle,
+    yTitle: chart.yTitle,
+    yFormat: table.columns[yCols[0]]?.numFmt ?? "General",
+    series: yCols.map((c, i) => {
+      const s = chart.series[i];
+      return {
+        name: table.columns[c].header,
+        nameRef: ref(sheet.name, at.row, at.col + c),
+        xRef: ref(sheet.name, first, at.col + xCol, last),
+        yRef: ref(sheet.name, first, at.col + c, last),
+        x: s?.x ?? [],
+        y: s?.y ?? [],
+        lines: s?.style !== "points",
+      };
+    }),
+  });
 }
 
 /** The first sheet row below every table (and the notes). */
@@ -157,37 +201,45 @@ async function sheetParts(zip: JSZip): Promise<Map<string, string>> {
   return out;
 }
 
+/** Charts to add to one worksheet of a package, anchored from a cell down (one below the other). */
+export interface ChartPlacement {
+  sheet: string;
+  /** Chart parts, from {@link scatterChartXml} or {@link chartXml}. */
+  charts: string[];
+  /** 0-based row and column of the first chart's top-left corner. */
+  row: number;
+  col: number;
+}
+
 /**
- * Adds the plan's charts (those with a `source`) to an .xlsx written from the same plan.
+ * Adds charts to an .xlsx package (works in Node and in the browser: bytes in, bytes out).
  *
- * @param bytes - the .xlsx from `renderXlsx(plan)`
- * @param plan - the plan it was written from
- * @returns the new .xlsx bytes (the input when no chart applies)
- * @throws Error when the file lacks a part every .xlsx has, or already has drawings on a sheet
- *   that would get a chart
+ * @param bytes - the .xlsx
+ * @param placements - which charts go on which sheet, and where
+ * @returns the new .xlsx bytes (the input when there is nothing to add)
+ * @throws Error when the file lacks a part every .xlsx has, a sheet is missing, or a sheet that
+ *   would get a chart already has drawings
  */
-export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: WorkbookPlan): Promise<Buffer> {
+export async function insertCharts(bytes: Uint8Array, placements: ChartPlacement[]): Promise<Uint8Array> {
+  const todo = placements.filter((p) => p.charts.length > 0);
+  if (todo.length === 0) return bytes;
   const zip = await JSZip.loadAsync(bytes);
   const parts = await sheetParts(zip);
   let types = await part(zip, "[Content_Types].xml");
   let chartNo = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n)).length;
   let drawingNo = Object.keys(zip.files).filter((n) => /^xl\/drawings\/drawing\d+\.xml$/.test(n)).length;
-  let added = 0;
-  for (const sheet of plan.sheets) {
-    const charts = sheet.charts.map((c) => ({ c, body: chartXml(c, sheet) })).filter((x) => x.body !== undefined);
-    if (charts.length === 0) continue;
-    const sheetPath = parts.get(sheet.name);
-    if (!sheetPath) throw new Error(`the .xlsx has no sheet named ${sheet.name}`);
+  for (const placement of todo) {
+    const sheetPath = parts.get(placement.sheet);
+    if (!sheetPath) throw new Error(`the .xlsx has no sheet named ${placement.sheet}`);
     let sheetXml = await part(zip, sheetPath);
-    if (/<drawing /.test(sheetXml)) throw new Error(`${sheet.name} already has a drawing`);
+    if (/<drawing /.test(sheetXml)) throw new Error(`${placement.sheet} already has a drawing`);
     drawingNo++;
     const drawingPath = `xl/drawings/drawing${drawingNo}.xml`;
     const anchors: string[] = [];
     const drawingRels: string[] = [];
-    const top = belowTables(sheet);
-    charts.forEach(({ body }, i) => {
+    placement.charts.forEach((body, i) => {
       chartNo++;
-      zip.file(`xl/charts/chart${chartNo}.xml`, body as string);
+      zip.file(`xl/charts/chart${chartNo}.xml`, body);
       types = types.replace(
         "</Types>",
         `<Override PartName="/xl/charts/chart${chartNo}.xml" ContentType="${CT_CHART}"/></Types>`,
@@ -195,7 +247,7 @@ export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: Workbook
       drawingRels.push(
         `<Relationship Id="rId${i + 1}" Type="${NS_REL}/chart" Target="../charts/chart${chartNo}.xml"/>`,
       );
-      anchors.push(anchor(i, top + i * 19, `rId${i + 1}`));
+      anchors.push(anchor(i, placement.row + i * 19, `rId${i + 1}`, placement.col));
     });
     zip.file(
       drawingPath,
@@ -231,9 +283,27 @@ export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: Workbook
       sheetXml = sheetXml.replace("<worksheet ", `<worksheet xmlns:r="${NS_REL}" `);
     }
     zip.file(sheetPath, sheetXml);
-    added += charts.length;
   }
-  if (added === 0) return Buffer.from(bytes);
   zip.file("[Content_Types].xml", types);
-  return zip.generateAsync({ type: "nodebuffer", compression: "DEFLATE" });
+  return zip.generateAsync({ type: "uint8array", compression: "DEFLATE" });
+}
+
+/**
+ * Adds the plan's charts (those with a `source`) to an .xlsx written from the same plan, each
+ * sheet's below its lowest table.
+ *
+ * @param bytes - the .xlsx from `renderXlsx(plan)`
+ * @param plan - the plan it was written from
+ * @returns the new .xlsx bytes (the input when no chart applies)
+ * @throws Error when the file lacks a part every .xlsx has, or already has drawings on a sheet
+ *   that would get a chart
+ */
+export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: WorkbookPlan): Promise<Buffer> {
+  const placements = plan.sheets.map((sheet) => ({
+    sheet: sheet.name,
+    charts: sheet.charts.map((c) => chartXml(c, sheet)).filter((x): x is string => x !== undefined),
+    row: belowTables(sheet),
+    col: 0,
+  }));
+  return Buffer.from(await insertCharts(bytes, placements));
 }

@@ -287,6 +287,60 @@ describe("valuesOnlyWorkbook", () => {
     expect(ws.getColumn(2).width).toBe(30);
   });
 
+  it("carries a chart over the exported cells as a native chart, and leaves out one that draws a sheet not exported", async () => {
+    const series = (xRef: string, yRef: string) => ({
+      name: "Keep",
+      xRef,
+      yRef,
+      x: [0, 1],
+      y: [100, 190.9],
+      lines: true,
+    });
+    const bytes = await valuesOnlyWorkbook(
+      [
+        {
+          name: "Case (shared)",
+          row: 0,
+          col: 0,
+          formulas: [
+            [0, 100],
+            [1, 190.9],
+          ],
+          values: [
+            [0, 100],
+            [1, 190.9],
+          ],
+          numberFormat: [
+            ["0", '"£"#,##0'],
+            ["0", '"£"#,##0'],
+          ],
+          charts: [
+            {
+              title: "Cumulative discounted cost",
+              xTitle: "Year",
+              yTitle: "£",
+              series: [series("='Case (shared)'!$A$1:$A$2", "='Case (shared)'!$B$1:$B$2")],
+            },
+            { title: "Elsewhere", xTitle: "", yTitle: "", series: [series("=Model!$A$1:$A$2", "=Model!$B$1:$B$2")] },
+          ],
+        },
+      ],
+      "t",
+    );
+    const zip = await JSZip.loadAsync(bytes);
+    const charts = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n));
+    expect(charts).toEqual(["xl/charts/chart1.xml"]);
+    const chart = (await zip.file(charts[0])!.async("string")).replace(/&apos;/g, "'").replace(/&quot;/g, '"');
+    expect([...chart.matchAll(/<c:f>([^<]*)<\/c:f>/g)].map((m) => m[1])).toEqual([
+      "'Case (shared)'!$A$1:$A$2",
+      "'Case (shared)'!$B$1:$B$2",
+    ]);
+    expect(chart).toContain('<c:formatCode>"£"#,##0</c:formatCode>');
+    expect(chart).toContain("<c:v>190.9</c:v>");
+    const sheetXml = await zip.file("xl/worksheets/sheet1.xml")!.async("string");
+    expect(sheetXml).toMatch(/<drawing r:id="rId\d+"\/>/);
+  });
+
   it("writes the value of a formula that refers to a sheet left out of the new workbook (it would be #REF! there)", async () => {
     const bytes = await valuesOnlyWorkbook(
       [

@@ -36,7 +36,7 @@ jest.setTimeout(240_000);
 interface SheetData {
   name: string;
   cells: [string, FakeCell][];
-  charts: { title: string; series: { name: string }[] }[];
+  charts: { title: string; series: { name: string; xRef?: string; yRef?: string }[] }[];
   frozenRows: number;
   columnWidths: [number, number][];
   errors: string[];
@@ -186,7 +186,15 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         // No formula in the copy calls a Capacity Lab function.
         expect(copy.cells.filter(([, c]) => isCaplab(c.formula))).toEqual([]);
         // Charts and formats come along with the copy.
-        expect(copy.charts).toEqual(original.charts);
+        // (their ranges now on the copy, as Excel re-points a copied chart).
+        const moved = (ref: string | undefined): string | undefined => ref?.replace(`${name}!`, `${copy.name}!`);
+        expect(copy.charts).toEqual(
+          original.charts.map((c) => ({
+            ...c,
+            series: c.series.map((x) => ({ ...x, xRef: moved(x.xRef), yRef: moved(x.yRef) })),
+          })),
+        );
+        expect(copy.charts.length).toBe(original.charts.length);
         for (const [key, c] of original.cells) {
           const got = copyCells.get(key);
           // Every cell shows what the original shows, with its number format.
@@ -225,6 +233,34 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         expect([part, /CAPLAB\./i.test(text)]).toEqual([part, false]);
         expect([part, /webextension|taskpane/i.test(text)]).toEqual([part, false]);
       }
+      // The copies' charts come along as native charts over the same cells of the new file.
+      const chartFiles = parts.filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p));
+      const copies = withCaplab.map((n) => byName.get(`${n} (shared)`)!);
+      expect(chartFiles.length).toBe(copies.reduce((a, c) => a + c.charts.length, 0));
+      expect(chartFiles.length).toBeGreaterThan(0);
+      const titles: string[] = [];
+      for (const f of chartFiles) {
+        const chartXml = (await zip.file(f)!.async("string")).replace(/&apos;/g, "'");
+        titles.push(/<a:t>([^<]*)<\/a:t>/.exec(chartXml)![1]);
+        for (const m of chartXml.matchAll(/<c:f>([^<]*)<\/c:f>(<c:numCache>.*?<\/c:numCache>)/g)) {
+          const ref = /^'(.+)'!\$([A-Z]+)\$(\d+):\$([A-Z]+)\$(\d+)$/.exec(m[1]);
+          expect(ref).not.toBeNull();
+          const sheet = byName.get(ref![1]);
+          expect(copies).toContain(sheet);
+          // The cached points are the copy's cells in that range.
+          const cells = new Map(sheet!.cells);
+          const col = [...ref![2]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+          const pts = [...m[2].matchAll(/<c:pt idx="(\d+)"><c:v>([^<]*)<\/c:v>/g)];
+          expect(pts.length).toBeGreaterThan(0);
+          for (const [, idx, v] of pts) {
+            const cell = cells.get(`${Number(ref![3]) - 1 + Number(idx)},${col}`);
+            if (!near(Number(v), cell?.value))
+              throw new Error(`${f} ${m[1]} point ${idx}: ${v}, the copy has ${JSON.stringify(cell)}`);
+          }
+        }
+      }
+      expect(titles).toContain("Cumulative discounted cost");
+
       // Read back: the exported sheets hold the copies' values.
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(file as unknown as ArrayBuffer);

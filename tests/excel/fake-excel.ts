@@ -219,7 +219,14 @@ export class FakeSheet {
       s.setValue(r, c, this.valueAt(r, c));
       s.setFormula(r, c, this.formulaAt(r, c));
     }
-    s.charts = this.charts.map((c) => ({ ...c, position: [...c.position], series: c.series.map((x) => ({ ...x })) }));
+    // Excel points a copied chart at the copy's own cells.
+    const moved = (ref: string | undefined): string | undefined =>
+      ref?.startsWith(`${this.name}!`) ? `${name}!${ref.slice(this.name.length + 1)}` : ref;
+    s.charts = this.charts.map((c) => ({
+      ...c,
+      position: [...c.position],
+      series: c.series.map((x) => ({ ...x, xRef: moved(x.xRef), yRef: moved(x.yRef) })),
+    }));
     s.frozenRows = this.frozenRows;
     s.columnWidths = new Map(this.columnWidths);
     s.errors = new Set(this.errors);
@@ -575,14 +582,26 @@ class TablesProxy {
 
 class WorksheetProxy {
   readonly tables: TablesProxy;
-  readonly charts: { add: (type: string, range: RangeProxy, seriesBy: string) => ChartProxy };
+  readonly charts: {
+    add: (type: string, range: RangeProxy, seriesBy: string) => ChartProxy;
+    load: (properties?: string) => void;
+    items: ChartReader[];
+  };
   readonly freezePanes: { freezeRows: (n: number) => void };
   constructor(
     private readonly ctx: Context,
     private sheetName: string,
   ) {
     this.tables = new TablesProxy(ctx, sheetName);
-    this.charts = { add: (type, range, seriesBy) => new ChartProxy(ctx, this, type, range, seriesBy) };
+    const charts: WorksheetProxy["charts"] = {
+      add: (type, range, seriesBy) => new ChartProxy(ctx, this, type, range, seriesBy),
+      load: () =>
+        ctx.push({ load: "charts", sheet: this.name }, () => {
+          charts.items = this.model().charts.map((c) => new ChartReader(ctx, c));
+        }),
+      items: [],
+    };
+    this.charts = charts;
     this.freezePanes = {
       freezeRows: (n: number) => ctx.push({ freezeRows: n }, () => (this.model().frozenRows = n)),
     };
@@ -596,6 +615,11 @@ class WorksheetProxy {
       const s = this.model();
       const other = this.ctx.book.sheet(name);
       if (other && other !== s) throw new Error(`A sheet named ${name} already exists (ItemAlreadyExists)`);
+      // Excel follows a renamed sheet in its charts' references.
+      for (const c of s.charts)
+        for (const x of c.series)
+          for (const k of ["xRef", "yRef"] as const)
+            if (x[k]?.startsWith(`${s.name}!`)) x[k] = `${name}!${(x[k] as string).slice(s.name.length + 1)}`;
       s.name = name;
       this.sheetName = name;
     });
@@ -886,8 +910,17 @@ class ChartProxy {
       // seriesBy Columns over two columns: the first is x, the second one series; over one column,
       // one series with x = 1, 2, … (Excel's default when no x values are given).
       const data = s.values(range.row, range.col, range.rows, range.cols);
+      const column = (j: number): string =>
+        `${s.name}!${letters(range.col + j)}${range.row + 1}:${letters(range.col + j)}${range.row + range.rows}`;
       if (seriesBy === "Columns" && range.cols === 2)
-        model.series.push({ name: "", chartType: type, x: data.map((r) => r[0]), y: data.map((r) => r[1]) });
+        model.series.push({
+          name: "",
+          chartType: type,
+          x: data.map((r) => r[0]),
+          y: data.map((r) => r[1]),
+          xRef: column(0),
+          yRef: column(1),
+        });
       else if (seriesBy === "Columns" && range.cols === 1)
         model.series.push({ name: "", chartType: type, x: data.map((_, i) => i + 1), y: data.map((r) => r[0]) });
       s.charts.push(model);
@@ -926,6 +959,60 @@ class ChartProxy {
   }
   setPosition(start: string, end: string): void {
     this.model.position = [start, end];
+  }
+}
+
+/**
+ * A chart as read back (`worksheet.charts.load`): title, axis titles and series, whose
+ * `getDimensionDataSourceString` (ExcelApi 1.15) and `getDimensionValues` (1.12) answer at the
+ * next sync, as ClientResults do.
+ */
+class ChartReader {
+  readonly title: { text: string; load: () => void };
+  readonly axes: {
+    categoryAxis: { title: { text: string; load: () => void } };
+    valueAxis: { title: { text: string; load: () => void } };
+  };
+  readonly series: { load: () => void; items: SeriesReader[] };
+  constructor(ctx: Context, model: FakeChart) {
+    const loaded = (text: string) => ({ text, load: () => undefined });
+    this.title = loaded(model.title);
+    this.axes = { categoryAxis: { title: loaded(model.xTitle) }, valueAxis: { title: loaded(model.yTitle) } };
+    this.series = { load: () => undefined, items: model.series.map((x) => new SeriesReader(ctx, x)) };
+  }
+}
+
+class SeriesReader {
+  readonly name: string;
+  readonly chartType: string;
+  constructor(
+    private readonly ctx: Context,
+    private readonly model: FakeChart["series"][number],
+  ) {
+    this.name = model.name;
+    this.chartType = model.chartType;
+  }
+  private result<T>(dimension: string, get: () => T): { value: T } {
+    const out = { value: undefined as unknown as T };
+    this.ctx.push({ getDimension: dimension }, () => (out.value = get()));
+    return out;
+  }
+  /** Excel's form: `='Sheet name'!$B$2:$B$5`. */
+  getDimensionDataSourceString(dimension: string): { value: string } {
+    return this.result(dimension, () => {
+      const ref = dimension === "XValues" ? this.model.xRef : this.model.yRef;
+      if (!ref) return "";
+      const bang = ref.lastIndexOf("!");
+      const cells = ref
+        .slice(bang + 1)
+        .split(":")
+        .map((a) => a.replace(/^([A-Z]+)(\d+)$/, "$$$1$$$2"))
+        .join(":");
+      return `='${ref.slice(0, bang).replace(/'/g, "''")}'!${cells}`;
+    });
+  }
+  getDimensionValues(dimension: string): { value: (number | string | boolean)[] } {
+    return this.result(dimension, () => (dimension === "XValues" ? this.model.x : this.model.y));
   }
 }
 
