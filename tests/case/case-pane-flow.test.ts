@@ -1,10 +1,10 @@
 /**
  * The pane's path for a business case, end to end in memory: the case plan (for Excel with the
- * add-in) written by the pane's Office.js renderer (src/excel/render-plan.ts, against its
- * in-memory host tests/excel/fake-excel.ts), then that workbook — cells, formats, formulas as the
- * renderer left them — prepared for sharing and exported (src/excel/sharing-excel.ts, against the
- * calculating in-memory Excel of tests/case/fake-excel.ts, which adds Worksheet.copy, copyFrom,
- * used ranges and recalculation).
+ * add-in) written by the pane's Office.js renderer (src/excel/render-plan.ts), then that workbook
+ * — cells, formats, formulas and values as the renderer left them — prepared for sharing and
+ * exported (src/excel/sharing-excel.ts), all against the in-memory Excel of
+ * tests/excel/fake-excel.ts. Preparing evaluates each CAPLAB formula with the add-in's functions
+ * and compares it with the value the renderer wrote (the plan's): no mismatch may be reported.
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -14,7 +14,6 @@ import { renderWorkbookPlan } from "../../src/excel/render-plan";
 import { exportValuesOnlyWorkbook, prepareForSharing } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/excel/sharing";
 import { createFakeHost, installFakeHost } from "../excel/fake-excel";
-import { FakeWorkbook } from "./fake-excel";
 import { parseA1, planCells } from "./sheet-eval";
 import { cellResult } from "../../src/analysis/plan";
 
@@ -31,39 +30,26 @@ it("a new case written by the pane's renderer has CAPLAB formulas; prepared for 
   const addin = [...written.cells.values()].filter((c) => c.formula !== null && hasCaplabFormula(c.formula));
   expect(addin.length).toBe(built.layout.addinFormulas.length);
 
-  // The same workbook in the calculating fake: what Excel with the add-in would hold.
-  const wb = new FakeWorkbook();
-  const sheet = wb.addSheet(written.name);
-  for (const [key, c] of written.cells) {
-    const [r, col] = key.split(",").map(Number);
-    const cell = sheet.cell(r, col);
-    cell.numberFormat = c.format;
-    if (c.formula !== null) cell.formula = c.formula;
-    else cell.value = c.value === "" ? null : c.value;
-  }
-  wb.recalc();
-  wb.install();
+  const sheet = written;
   const before = [...sheet.cells.entries()].map(([k, c]) => [k, c.formula, c.value]);
-  // Every add-in cell computes the value the plan carries.
+  // Every add-in cell holds the value the plan carries (written before its formula).
   const planned = planCells(built.plan.sheets[0]);
   for (const { address } of built.layout.addinFormulas) {
     const { row, col } = parseA1(address);
-    const want = cellResult(planned.get(`${row},${col}`) ?? null) as number;
-    const got = sheet.cells.get(`${row},${col}`)?.value as number;
-    expect(Math.abs(got - want)).toBeLessThanOrEqual(1e-12 * Math.max(1, Math.abs(want)));
+    expect(sheet.cells.get(`${row},${col}`)?.value).toBe(cellResult(planned.get(`${row},${col}`) ?? null));
   }
 
   const report = await prepareForSharing();
   expect(report.remainingCaplab).toBe(0);
   expect(report.mismatches).toEqual([]);
   expect(report.frozen.length).toBe(addin.length);
-  const copy = wb.sheet(report.copies[0].copy);
-  expect([...copy.cells.values()].filter((c) => c.formula !== undefined && hasCaplabFormula(c.formula))).toEqual([]);
+  const copy = host.workbook.sheet(report.copies[0].copy)!;
+  expect([...copy.cells.values()].filter((c) => c.formula !== null && hasCaplabFormula(c.formula))).toEqual([]);
   for (const [k, c] of sheet.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
   expect([...sheet.cells.entries()].map(([k, c]) => [k, c.formula, c.value])).toEqual(before);
 
   await exportValuesOnlyWorkbook([report.copies[0].copy], "NFS or FC");
-  const zip = await JSZip.loadAsync(Buffer.from(wb.created[0], "base64"));
+  const zip = await JSZip.loadAsync(Buffer.from(host.workbook.created[0], "base64"));
   for (const name of Object.keys(zip.files)) {
     expect(name).not.toMatch(/webextension/i);
     if (/\.(xml|rels)$/.test(name)) {

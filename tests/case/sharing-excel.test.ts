@@ -1,6 +1,6 @@
 /**
  * "Prepare for sharing" and the values-only export through Office.js, against the in-memory Excel
- * of fake-excel.ts: a workbook with the business case written as the pane writes it (CAPLAB
+ * of tests/excel/fake-excel.ts (the one the browser harness serves): a workbook with the business case written as the pane writes it (CAPLAB
  * formulas live, a label that begins with "=" stored as text) and an analysis sheet without
  * Capacity Lab formulas.
  */
@@ -11,35 +11,58 @@ import { casePlanFromJson } from "../../src/analysis/case-plan";
 import { exportValuesOnlyWorkbook, prepareForSharing, uniqueSheetName } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/excel/sharing";
 import { excelSnapshot } from "./sheet-eval";
-import { FakeSheet, FakeWorkbook } from "./fake-excel";
+import { createFakeHost, FakeSheet, FakeWorkbook, installFakeHost } from "../excel/fake-excel";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "merging-helpdesks.json");
 
-function workbook(): FakeWorkbook {
+/**
+ * The case sheet as Excel with the add-in holds it (formulas with their calculated values: the
+ * plan's), a chart on it, and an analysis sheet without Capacity Lab formulas, in the in-memory
+ * Excel the browser harness uses (ExcelApi 1.`excelApiMinor`).
+ */
+function workbook(excelApiMinor = 17): FakeWorkbook {
   const json = JSON.parse(fs.readFileSync(EXAMPLE, "utf8")) as { options: { name: string }[] };
   json.options[0].name = '=HYPERLINK("http://x","two sites")'; // a hostile label: must stay text
   const built = casePlanFromJson(json);
   const snap = excelSnapshot(built.plan.sheets[0], built.layout.addinFormulas);
-  const wb = new FakeWorkbook();
-  const model = wb.addSheet("Model");
+  const host = createFakeHost({ excelApiMinor });
+  installFakeHost(globalThis as unknown as Record<string, unknown>, host);
+  const wb = host.workbook;
+  const model = new FakeSheet("Model");
   model.cell(0, 0).value = "Utilization law";
   model.cell(1, 0).value = 0.5;
-  const s = wb.addSheet("Business case");
-  s.charts = 1;
+  const s = new FakeSheet("Business case");
+  wb.sheets.push(model, s);
+  s.charts.push({
+    type: "XYScatterLines",
+    seriesBy: "Columns",
+    title: "Cumulative discounted cost",
+    xTitle: "Year",
+    yTitle: "£",
+    position: [],
+    series: [],
+  });
   snap.formulas.forEach((line, r) =>
     line.forEach((f, c) => {
       if (f === "" || f === null) return;
       const cell = s.cell(r, c);
-      if (typeof f === "string" && f.startsWith("=") && f !== snap.values[r][c]) cell.formula = f;
-      else {
+      const v = snap.values[r][c];
+      if (typeof f === "string" && f.startsWith("=") && f !== v) {
+        cell.value = v === null || v === undefined ? "" : (v as number | string);
+        cell.formula = f;
+      } else {
+        if (typeof f === "string") cell.format = "@";
         cell.value = f as string | number;
-        if (typeof f === "string") cell.numberFormat = "@";
       }
     }),
   );
-  wb.recalc();
-  wb.install();
   return wb;
+}
+
+function sheet(wb: FakeWorkbook, name: string): FakeSheet {
+  const s = wb.sheet(name);
+  if (!s) throw new Error(`no sheet ${name}`);
+  return s;
 }
 
 function state(s: FakeSheet): string {
@@ -47,13 +70,13 @@ function state(s: FakeSheet): string {
 }
 
 function caplabFormulas(s: FakeSheet): number {
-  return [...s.cells.values()].filter((c) => c.formula !== undefined && hasCaplabFormula(c.formula)).length;
+  return [...s.cells.values()].filter((c) => c.formula !== null && hasCaplabFormula(c.formula)).length;
 }
 
 describe("prepareForSharing (Office.js, in-memory Excel)", () => {
   it("copies the sheets with CAPLAB formulas, freezes them to the same values, lists them, and leaves the originals alone", async () => {
     const wb = workbook();
-    const original = wb.sheet("Business case");
+    const original = sheet(wb, "Business case");
     const before = state(original);
     expect(caplabFormulas(original)).toBeGreaterThan(5);
 
@@ -64,23 +87,23 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
     expect(report.mismatches).toEqual([]);
     expect(report.skipped).toEqual([]);
     expect(state(original)).toBe(before); // original untouched
-    const copy = wb.sheet("Business case (shared)");
+    const copy = sheet(wb, "Business case (shared)");
     expect(caplabFormulas(copy)).toBe(0);
-    expect(copy.charts).toBe(1); // Worksheet.copy keeps charts
+    expect(copy.charts.map((c) => c.title)).toEqual(["Cumulative discounted cost"]); // Worksheet.copy keeps charts
     // Every cell shows what the original shows; the hostile label is still text.
     for (const [k, c] of original.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
     const label = [...copy.cells.values()].find((c) => c.value === '=HYPERLINK("http://x","two sites")');
-    expect(label?.formula).toBeUndefined();
+    expect(label?.formula).toBeNull();
     // Native formulas stay live in the copy.
-    expect([...copy.cells.values()].filter((c) => c.formula !== undefined).length).toBeGreaterThan(10);
+    expect([...copy.cells.values()].filter((c) => c.formula !== null).length).toBeGreaterThan(10);
 
-    const listing = wb.sheet(report.listing);
+    const listing = sheet(wb, report.listing);
     expect(report.listing).toBe("Frozen formulas");
     expect(listing.cells.get("0,2")?.value).toBe("Formula (as it was)");
     const formulasListed = [...listing.cells.entries()].filter(([k]) => k.endsWith(",2") && k !== "0,2");
     expect(formulasListed.length).toBe(report.frozen.length);
     for (const [, c] of formulasListed) {
-      expect(c.formula).toBeUndefined(); // listed as text, not run
+      expect(c.formula).toBeNull(); // listed as text, not run
       expect(String(c.value)).toMatch(/^=.*CAPLAB\./);
     }
     expect(wb.sheets.map((s) => s.name)).toEqual([
@@ -95,8 +118,8 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
     const wb = workbook();
     const report = await prepareForSharing({ nativeEquivalents: true });
     expect(report.mismatches).toEqual([]);
-    const copy = wb.sheet("Business case (shared)");
-    const npv = [...copy.cells.values()].filter((c) => c.formula !== undefined && /\+NPV\(/.test(c.formula));
+    const copy = sheet(wb, "Business case (shared)");
+    const npv = [...copy.cells.values()].filter((c) => c.formula !== null && /\+NPV\(/.test(c.formula));
     expect(npv.length).toBe(3);
   });
 
@@ -111,8 +134,7 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
   });
 
   it("says what is missing when Excel is too old", async () => {
-    const wb = workbook();
-    wb.supported.delete("1.9");
+    workbook(8);
     await expect(prepareForSharing()).rejects.toThrow("Prepare for sharing needs ExcelApi 1.9");
   });
 
