@@ -4,7 +4,7 @@
  */
 import { isDomainError } from "../core/errors";
 import { doeFit } from "../core/doe-fit";
-import { DOE_FIT } from "../functions/functions";
+import { doeFitTable, isMissingValue, DoeFitTableCell } from "../core/doe-fit-table";
 import { LabStep, STEP_METRICS, StepMetric } from "./lab-data";
 import { CellValue, SheetPlan, TablePlan } from "./plan";
 import { BOOKKEEPING_LABELS } from "./lab-steps";
@@ -85,22 +85,16 @@ export function stepsRefOf(sheetName: string, steps: TablePlan): StepsRef {
   };
 }
 
-/** The DOE_FIT array as plan cells (an error in the array becomes an ErrorCell with its code). */
-function arrayCells(out: Array<Array<string | number | Error>>): CellValue[][] {
-  return out.map((row) =>
-    row.map((v): CellValue => {
-      if (!(v instanceof Error) && typeof v !== "object") return v;
-      const code = (v as { code?: unknown }).code;
-      return { error: code === "#N/A" || code === "#NUM!" || code === "#DIV/0!" ? code : "#VALUE!" };
-    }),
-  );
+/** The DOE_FIT table as plan cells (a missing value is #N/A, as the worksheet function shows it). */
+function arrayCells(out: DoeFitTableCell[][]): CellValue[][] {
+  return out.map((row) => row.map((v): CellValue => (isMissingValue(v) ? { error: "#N/A" } : v)));
 }
 
 /**
  * The Fit tables of one response: `FitData_<suffix>` (the factor and response columns, each cell a
  * live reference to the Steps table, so editing Steps re-fits) and `Fit_<suffix>`, the array
- * `CAPLAB.DOE_FIT` returns over them — computed here by the worksheet function itself, so the
- * headless renderers show exactly what the live formula shows.
+ * `CAPLAB.DOE_FIT` returns over them — the same fit laid out by the same core function
+ * (`doeFitTable`) as the worksheet function, so the headless renderers show what the live formula shows.
  */
 function fitTables(
   sb: SheetBuilder,
@@ -163,14 +157,7 @@ function fitTables(
   const last = at.row + 1 + n;
   const factorRange = `${columnLetter(at.col)}${first}:${columnLetter(at.col + k - 1)}${last}`;
   const responseRange = `${columnLetter(at.col + k)}${first}:${columnLetter(at.col + k)}${last}`;
-  const header = [factors.map((f) => f.name)];
-  const array = arrayCells(
-    DOE_FIT(
-      [...header, ...steps.map((s) => factors.map((f) => f.get(s) as number | string))],
-      [[response], ...ys.map((y) => [y as number])],
-      order,
-    ),
-  );
+  const array = arrayCells(doeFitTable(fit));
   const keys = ["term", "estimate", "std_error", "t_value", "p_value"];
   const formats = [F.text, "General", "General", "0.000", "0.00E+00"];
   sb.table(

@@ -43,6 +43,8 @@ export type { FactorCoding, ModelTerm, ModelMatrix } from "./model-matrix";
 export { lenthPse } from "./lenth";
 export { doeFit } from "./doe-fit";
 export type { DoeFitOptions, DoeFitTerm, DoeFitResult } from "./doe-fit";
+export { doeFitTable, isMissingValue } from "./doe-fit-table";
+export type { DoeFitTableCell, MissingValue } from "./doe-fit-table";
 export { doeDesign, DOE_DESIGN_MAX_RUNS } from "./doe-design";
 export type { DoeFactor, DoeDesignOptions, DoeRun } from "./doe-design";
 export {

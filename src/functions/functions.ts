@@ -26,6 +26,7 @@ import { mergeQueues } from "../core/merge-queues";
 import { npv, npvLevel } from "../core/npv";
 import { lbMaxUtil } from "../core/load-balancing";
 import { doeFit } from "../core/doe-fit";
+import { doeFitTable, isMissingValue } from "../core/doe-fit-table";
 import { doeDesign } from "../core/doe-design";
 import { seenEnough, SEEN_ENOUGH_DEFAULTS, SEEN_ENOUGH_METHODS, type SeenEnoughMethod } from "../core/seen-enough";
 
@@ -263,11 +264,6 @@ function factorTable(value: unknown, name: string, below: string): { names: stri
   return { names, rows: all.slice(1) };
 }
 
-/** A cell of a spilled result: a number, or #N/A with a reason when the value does not exist. */
-function orNa(v: number | null, why: string): number | Error {
-  return v === null ? excelErrorValue("#N/A", why) : v;
-}
-
 /** DOE_FIT's response: one column, optionally with a header cell, n numbers or blanks (null). */
 function responseColumn(response: unknown, n: number): (number | null)[] {
   const resp = (Array.isArray(response) ? response : [[response]]).map((r) => (Array.isArray(r) ? r : [r]));
@@ -324,30 +320,8 @@ export function DOE_FIT(
       coding: choice(coding, "coding", ["coded", "raw"] as const),
       intercept: optionalBoolean(intercept, "intercept", true),
     });
-    const lenth = fit.significanceFrom === "lenth";
-    const out: Array<Array<string | number | Error>> = [
-      lenth
-        ? ["Term", "Estimate", "Std. Error (Lenth PSE)", "t value (Lenth)", "Pr(>|t|) (Lenth, m/3 df)"]
-        : ["Term", "Estimate", "Std. Error", "t value", "Pr(>|t|)"],
-    ];
-    for (const t of fit.terms) {
-      const why = t.aliased ? `${t.name} is aliased with earlier terms` : `${t.name}: no standard error`;
-      out.push([t.name, orNa(t.estimate, why), orNa(t.stdError, why), orNa(t.tValue, why), orNa(t.pValue, why)]);
-    }
-    const zeroDf = "zero residual degrees of freedom";
-    const summary: Array<[string, number | null, string]> = [
-      ["Residual standard error", fit.residualStandardError, zeroDf],
-      ["Residual df", fit.residualDf, ""],
-      ["Multiple R-squared", fit.rSquared, "the response does not vary"],
-      ["Adjusted R-squared", fit.adjRSquared, zeroDf],
-      ["F-statistic", fit.fStatistic, "no F test (zero residual df, no terms, or a perfect fit)"],
-      ["F numerator df", fit.fNumeratorDf, ""],
-      ["F denominator df", fit.fDenominatorDf, ""],
-      ["F p-value", fit.fPValue, "no F test"],
-      ["Observations", fit.observations, ""],
-    ];
-    for (const [label, value, why] of summary) out.push([label, orNa(value, why), "", "", ""]);
-    return out;
+    // The layout is the core's (shared with the lab analysis); a value that does not exist is #N/A with its reason.
+    return doeFitTable(fit).map((row) => row.map((v) => (isMissingValue(v) ? excelErrorValue("#N/A", v.missing) : v)));
   });
 }
 
