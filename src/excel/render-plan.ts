@@ -13,14 +13,28 @@
  * - a sheet or table name already in the workbook gets a suffix ("Steps (2)", "Steps_2"): nothing
  *   existing is overwritten;
  * - charts are native XYScatter charts with `seriesBy: Columns` set explicitly (`auto` misplots on
- *   the web, OfficeDev/office-js#2929), drawn from a small data block beside the tables; series
- *   are sampled to at most 1,000 points;
+ *   the web, OfficeDev/office-js#2929). A series the plan takes from a table's columns (the
+ *   chart's `source`) refers to those columns' cells, so editing an input (a Model formula's
+ *   operand) re-draws it; other series (model curves, fitted lines, the Subintervals time series)
+ *   are drawn from a data block beside the tables, sampled to at most 1,000 points;
  * - `CAPLAB.*` formulas only when the custom functions are registered in this runtime (else Excel
  *   can leave them at #NAME?, OfficeDev/office-js#6611); otherwise their computed values.
  */
-import { ChartPlan, columnLetter, SheetPlan, TablePlan, WorkbookPlan, tableRowCount } from "../analysis/plan";
+import {
+  cellResult,
+  ChartPlan,
+  columnIndex,
+  columnLetter,
+  SeriesPlan,
+  SheetPlan,
+  TablePlan,
+  WorkbookPlan,
+  tableCell,
+  tableRowCount,
+} from "../analysis/plan";
 import {
   MAX_BLOCK_ROWS,
+  MAX_CHART_POINTS,
   MAX_REQUEST_BYTES,
   RowBlock,
   formulaRuns,
@@ -253,35 +267,54 @@ class Writer {
     });
   }
 
-  /** Writes the chart's (sampled) series beside the tables and draws a native XY scatter chart. */
-  addChart(ws: Excel.Worksheet, chart: ChartPlan, dataCol: number, anchor: { row: number; col: number }): number {
+  /**
+   * Draws a native XY scatter chart: series over the source table's cells where the plan allows
+   * (see {@link liveColumns}), the others from a (sampled) data block written beside the tables.
+   *
+   * @param tables - the sheet's tables with their positions (to resolve the chart's source)
+   * @returns the serialized size of the data written
+   */
+  addChart(
+    ws: Excel.Worksheet,
+    chart: ChartPlan,
+    dataCol: number,
+    anchor: { row: number; col: number },
+    tables: { table: TablePlan; at: { row: number; col: number } }[],
+  ): number {
     let col = dataCol;
     let bytes = 0;
     let excelChart: Excel.Chart | null = null;
-    for (const series of chart.series) {
-      const { x, y } = samplePoints(series.x, series.y);
-      if (x.length === 0) continue;
-      const block = [[`${chart.id}: ${series.name} x`, "y"], ...x.map((xi, i) => [xi, y[i]])];
-      const formats = block.map((_, i) => (i === 0 ? ["@", "@"] : ["General", "General"]));
-      const range = ws.getRangeByIndexes(0, col, block.length, 2);
-      range.numberFormat = formats;
-      range.values = block;
-      bytes += jsonBytes(block) + jsonBytes(formats);
-      const xRange = ws.getRangeByIndexes(1, col, x.length, 1);
-      const yRange = ws.getRangeByIndexes(1, col + 1, x.length, 1);
+    const placed = tables.find((t) => t.table.name === chart.source?.table);
+    for (const [i, series] of chart.series.entries()) {
+      let xRange: Excel.Range;
+      let yRange: Excel.Range;
+      const live = placed && chart.source ? liveColumns(placed.table, chart.source, i, series) : null;
+      if (live && placed) {
+        const first = placed.at.row + 1;
+        const n = tableRowCount(placed.table);
+        xRange = ws.getRangeByIndexes(first, placed.at.col + live.x, n, 1);
+        yRange = ws.getRangeByIndexes(first, placed.at.col + live.y, n, 1);
+      } else {
+        const { x, y } = samplePoints(series.x, series.y);
+        if (x.length === 0) continue;
+        const block = [[`${chart.id}: ${series.name} x`, "y"], ...x.map((xi, k) => [xi, y[k]])];
+        const formats = block.map((_, k) => (k === 0 ? ["@", "@"] : ["General", "General"]));
+        const range = ws.getRangeByIndexes(0, col, block.length, 2);
+        range.numberFormat = formats;
+        range.values = block;
+        bytes += jsonBytes(block) + jsonBytes(formats);
+        xRange = ws.getRangeByIndexes(1, col, x.length, 1);
+        yRange = ws.getRangeByIndexes(1, col + 1, x.length, 1);
+        col += 3;
+      }
       let s: Excel.ChartSeries;
       if (excelChart === null) {
-        excelChart = ws.charts.add(
-          Excel.ChartType.xyscatter,
-          ws.getRangeByIndexes(1, col, x.length, 2),
-          Excel.ChartSeriesBy.columns,
-        );
+        // Created over the y cells alone, then x and y set explicitly: the two may not be adjacent.
+        excelChart = ws.charts.add(Excel.ChartType.xyscatter, yRange, Excel.ChartSeriesBy.columns);
         s = excelChart.series.getItemAt(0);
-      } else {
-        s = excelChart.series.add(series.name);
-        s.setXAxisValues(xRange);
-        s.setValues(yRange);
-      }
+      } else s = excelChart.series.add(series.name);
+      s.setXAxisValues(xRange);
+      s.setValues(yRange);
       s.name = series.name;
       s.chartType =
         series.style === "points"
@@ -289,7 +322,6 @@ class Writer {
           : series.style === "line"
             ? Excel.ChartType.xyscatterLinesNoMarkers
             : Excel.ChartType.xyscatterLines;
-      col += 3;
     }
     if (excelChart === null) return bytes;
     excelChart.title.text = chart.title;
@@ -301,6 +333,47 @@ class Writer {
     );
     return bytes;
   }
+}
+
+/**
+ * The table columns (indexes) series `i` of a chart can refer to, or null when it must be drawn
+ * from a copy: the plan names a y column for it, and the table's rows show exactly the series'
+ * points — every row with a number in both columns (in the series' order when it draws a line; as
+ * a set for points alone, which the plan sorts by x), and no row whose y is a number (or an error,
+ * which Excel would plot) without a number x. Otherwise (a series of some of the rows, e.g. those
+ * of the CPU line's basis) a live range would draw other points than the plan's.
+ */
+export function liveColumns(
+  table: TablePlan,
+  source: NonNullable<ChartPlan["source"]>,
+  i: number,
+  series: SeriesPlan,
+): { x: number; y: number } | null {
+  const yKey = source.yColumns[i];
+  if (yKey === undefined) return null;
+  const x = columnIndex(table, source.xColumn);
+  const y = columnIndex(table, yKey);
+  const n = tableRowCount(table);
+  if (x < 0 || y < 0 || n === 0 || n > MAX_CHART_POINTS) return null;
+  const cells: [number, number][] = [];
+  for (let r = 0; r < n; r++) {
+    const xv = cellResult(tableCell(table, r, x));
+    const yv = cellResult(tableCell(table, r, y));
+    if (typeof yv !== "number") {
+      if (yv === null || yv === "") continue; // a blank y is not plotted
+      return null;
+    }
+    if (typeof xv !== "number") return null;
+    cells.push([xv, yv]);
+  }
+  const planned: [number, number][] = series.x.map((xv, k) => [xv, series.y[k]]);
+  if (planned.length !== cells.length || series.y.length !== cells.length) return null;
+  if (series.style === "points") {
+    const order = (a: [number, number], b: [number, number]): number => a[0] - b[0] || a[1] - b[1];
+    cells.sort(order);
+    planned.sort(order);
+  }
+  return cells.every(([xv, yv], k) => xv === planned[k][0] && yv === planned[k][1]) ? { x, y } : null;
 }
 
 /** Columns used by a sheet's notes and tables (charts and their data go to the right of them). */
@@ -365,7 +438,13 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         // Each chart's data blocks (3 columns a series) after the previous chart's, never over them.
         let chartCol = dataCol;
         sheet.charts.forEach((chart, i) => {
-          chartBytes += writer.addChart(ws, chart, chartCol, { row: 1 + i * 19, col: used + 1 });
+          chartBytes += writer.addChart(
+            ws,
+            chart,
+            chartCol,
+            { row: 1 + i * 19, col: used + 1 },
+            sheet.tables.map((table, k) => ({ table, at: positions[k] })),
+          );
           chartCol += 3 * Math.max(1, chart.series.length);
           charts++;
         });

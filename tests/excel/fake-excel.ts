@@ -922,7 +922,13 @@ class ChartProxy {
           yRef: column(1),
         });
       else if (seriesBy === "Columns" && range.cols === 1)
-        model.series.push({ name: "", chartType: type, x: data.map((_, i) => i + 1), y: data.map((r) => r[0]) });
+        model.series.push({
+          name: "",
+          chartType: type,
+          x: data.map((_, i) => i + 1),
+          y: data.map((r) => r[0]),
+          yRef: column(0),
+        });
       s.charts.push(model);
     });
     const text = (set: (t: string) => void) => ({

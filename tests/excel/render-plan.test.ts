@@ -3,7 +3,7 @@ import * as path from "path";
 import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-excel";
 import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
 import { freeSheetName, samplePoints, needsTextFormat } from "../../src/excel/blocks";
-import { WorkbookPlan, TablePlan } from "../../src/analysis/plan";
+import { WorkbookPlan, TablePlan, columnIndex, columnLetter } from "../../src/analysis/plan";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 
@@ -180,6 +180,62 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     expect(chart.series[0].y).toEqual([0, 2, 4]);
     expect(chart.series[1].x[999]).toBe(4999);
     expect(samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3)).toEqual({ x: [1, 3, 5], y: [1, 3, 5] });
+  });
+
+  test("Model charts: series of the Model table's rows refer to its cells (editing re-draws); curves are copies", async () => {
+    const host = install();
+    const plan = buildLabPlan(
+      ["subintervals.csv", "summary.csv"].map((f) => {
+        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        return readLabText(fs.readFileSync(p, "utf8"), p);
+      }),
+    );
+    await renderWorkbookPlan(plan, { functionsRegistered: true });
+    const model = plan.sheets.find((x) => x.name === "Model")!;
+    const table = model.tables.find((t) => t.name === "Model")!;
+    const at = table.at!;
+    const n = table.rows.length;
+    const column = (key: string): string => {
+      const c = columnLetter(at.col + columnIndex(table, key));
+      return `Model!${c}${at.row + 2}:${c}${at.row + 1 + n}`;
+    };
+    const charts = host.workbook.sheet("Model")!.charts;
+    const rt = charts.find((c) => c.title === "Response time vs throughput")!;
+    const planned = model.charts.find((c) => c.id === "response-vs-throughput")!;
+    expect(rt.series.map((x) => x.name)).toEqual(planned.series.map((x) => x.name));
+    expect([rt.series[0].xRef, rt.series[0].yRef]).toEqual([column("x"), column("r")]);
+    expect([rt.series[1].xRef, rt.series[1].yRef]).toEqual([column("x"), column("pred")]);
+    // The drawn points are the plan's (the cells hold what the plan computed; the plan lists them by x).
+    const pairs = (xs: unknown[], ys: unknown[]): string[] => xs.map((x, k) => `${x},${ys[k]}`).sort();
+    expect(pairs(rt.series[0].x, rt.series[0].y)).toEqual(pairs(planned.series[0].x, planned.series[0].y));
+    expect(pairs(rt.series[1].x, rt.series[1].y)).toEqual(pairs(planned.series[1].x, planned.series[1].y));
+    // The M/M/c curve is not in a table: a copy beside the tables, right of the used columns.
+    const curve = rt.series[2];
+    const letters = /^Model!([A-Z]+)2:/.exec(curve.xRef ?? "")![1];
+    const curveCol = [...letters].reduce((a, ch) => a * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+    expect(curveCol).toBeGreaterThan(at.col + table.columns.length);
+    expect(curve.x).toEqual(planned.series[2].x);
+    const cpu = charts.find((c) => c.title === "CPU vs IOPS")!;
+    expect([cpu.series[0].xRef, cpu.series[0].yRef]).toEqual([column("x"), column("busy")]);
+  });
+
+  test("a chart series of only some of its source rows is drawn from a copy (a live range would show others)", async () => {
+    const host = install();
+    const plan = hostilePlan();
+    const sheet = plan.sheets[0];
+    // Table Steps, x = column "x" (1..6), y = column "y" (0, 2, …, 10); the series has 3 of the 6 rows.
+    sheet.charts[0].source = { table: "Steps", xColumn: "x", yColumns: ["y"] };
+    await renderWorkbookPlan(plan, { functionsRegistered: true });
+    const [chart] = host.workbook.sheet("Steps")!.charts;
+    expect(chart.series[0].xRef).not.toBe("Steps!B4:B9");
+    expect(chart.series[0].x).toEqual([1, 2, 3]);
+    // With every row in the series, the same chart refers to the table.
+    const host2 = install();
+    sheet.charts[0].series[0] = { name: "measured", x: [1, 2, 3, 4, 5, 6], y: [0, 2, 4, 6, 8, 10], style: "points" };
+    await renderWorkbookPlan(plan, { functionsRegistered: true });
+    const [live] = host2.workbook.sheet("Steps")!.charts;
+    expect([live.series[0].xRef, live.series[0].yRef]).toEqual(["Steps!B4:B9", "Steps!C4:C9"]);
+    expect(live.series[1].xRef).not.toMatch(/^Steps!B4/);
   });
 
   test("the fake's compact cell store: Map-like view, live cells, the last row of a sheet", () => {
