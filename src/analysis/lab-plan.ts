@@ -29,9 +29,20 @@ export interface LabPlanOptions {
   response?: string;
   /** Workbook title. */
   title?: string;
-  /** Most subinterval rows written to the Subintervals sheet (Excel holds 1,048,576 rows). */
+  /**
+   * Most subinterval rows written to the Subintervals sheet (default
+   * {@link DEFAULT_MAX_SUBINTERVAL_ROWS}; at most {@link EXCEL_MAX_TABLE_ROWS}). Rows are taken
+   * in file order, warm-up included; a warning names the steps that lost rows.
+   */
   maxSubintervalRows?: number;
+  /** Told the name of each analysis stage as it starts (the pane shows it while it waits). */
+  onStage?: (stage: string) => void;
 }
+
+/** Data rows an Excel table can hold below its header on one sheet (1,048,576 rows a sheet). */
+export const EXCEL_MAX_TABLE_ROWS = 1_048_575;
+/** The Subintervals row limit of `caplab report` (and of the plan when none is given). */
+export const DEFAULT_MAX_SUBINTERVAL_ROWS = 1_000_000;
 
 export const DEFAULT_RESPONSE = "cpu_busy_pct";
 /** Sheet names, in workbook order (Fit and Categories only when they have content). */
@@ -54,6 +65,15 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     if (input.errors.length > 0) throw new DomainError(input.file, input.errors.map(formatProblem).join("; "), "value");
   }
   if (inputs.length === 0) throw new DomainError("inputs", "no input files", "value");
+  const maxRows = options.maxSubintervalRows ?? DEFAULT_MAX_SUBINTERVAL_ROWS;
+  if (!Number.isInteger(maxRows) || maxRows < 0 || maxRows > EXCEL_MAX_TABLE_ROWS)
+    throw new DomainError(
+      "maxSubintervalRows",
+      `must be a whole number from 0 to ${EXCEL_MAX_TABLE_ROWS.toLocaleString("en-US")} (Excel's rows a sheet below a header), got ${maxRows}`,
+      "value",
+    );
+  const stage = options.onStage ?? ((): void => undefined);
+  stage("grouping the rows into steps");
   const data = collectLabData(inputs);
   if (data.steps.length === 0) throw new DomainError(inputs.map((i) => i.file).join(", "), "no steps found", "value");
   const response = checkedResponse(options.response, data.labelColumns);
@@ -61,10 +81,12 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const warnings = [...inputs.flatMap((i) => i.warnings.map(formatProblem)), ...data.warnings];
   const overall = (s: (typeof data.steps)[number]): boolean => s.category === "overall" || s.tool === "fio";
   const main = data.steps.filter(overall);
+  stage("steps, model and fit");
   const steps = stepsSheet(data, main);
   const model = modelSheet(main);
   const fit = fitSheet(main, data.labelColumns, response, options.response !== undefined, steps.table);
-  const sub = subintervalsSheet(data, options.maxSubintervalRows ?? 1_000_000, warnings);
+  stage("the Subintervals table");
+  const sub = subintervalsSheet(data, maxRows, warnings);
   const cat = categoriesSheet(
     data,
     data.steps.filter((s) => !overall(s)),

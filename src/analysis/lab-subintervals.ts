@@ -17,9 +17,11 @@ export function subintervalsSheet(data: LabData, maxRows: number, warnings: stri
   const totalSub = data.subintervals.reduce((s, seg) => s + seg.length, 0);
   const subCols = new SubintervalColumns(data.subintervals, maxRows);
   if (totalSub > maxRows) {
+    const n = (x: number): string => x.toLocaleString("en-US");
     warnings.push(
-      `Subintervals: ${totalSub} rows, only the first ${maxRows} are written (Excel's limit is 1,048,576); ` +
-        `left out: ${leftOut(data, subCols)}. Steps, Model and Fit use every row.`,
+      `Subintervals: ${n(totalSub)} rows, only the first ${n(maxRows)} are written (the row limit of this import; ` +
+        `an Excel sheet holds 1,048,576 rows); left out: ${leftOut(data, subCols)}. ` +
+        "Steps, Model, Fit and Categories use every row.",
     );
   }
   if (subCols.length === 0) return null;
@@ -166,8 +168,9 @@ function leftOut(data: LabData, subCols: SubintervalColumns): string {
   const cut: string[] = [];
   for (const g of data.subintervalGroups) {
     const kept = subCols.included(g).length;
+    const n = (x: number): string => x.toLocaleString("en-US");
     if (kept < g.rows.length)
-      cut.push(`step ${g.step} ${g.category} (${g.rows.length - kept} of ${g.rows.length} rows)`);
+      cut.push(`step ${g.step} ${g.category} (${n(g.rows.length - kept)} of ${n(g.rows.length)} rows)`);
   }
   const shown = 8;
   return cut.length > shown ? `${cut.slice(0, shown).join(", ")} and ${cut.length - shown} more` : cut.join(", ");

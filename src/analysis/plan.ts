@@ -83,10 +83,12 @@ export interface ColumnPlan {
  * One column of a table stored column by column, as JSON-safe plain data: numbers in one array of
  * doubles (V8 keeps it unboxed, 8 bytes a value, nothing for the garbage collector to trace) with
  * the positions of empty cells listed apart (ascending; their slot in `values` holds 0), or texts
- * as codes into a list of distinct texts.
+ * as codes into a list of distinct texts. The task pane's worker hands `values` and `codes` over as
+ * typed arrays (their buffers transferred, not copied); readers only index them and read `length`.
  */
 export type ColumnData =
-  { kind: "number"; values: number[]; empty: number[] } | { kind: "text"; codes: number[]; texts: string[] };
+  | { kind: "number"; values: number[] | Float64Array; empty: number[] }
+  | { kind: "text"; codes: number[] | Uint32Array; texts: string[] };
 
 /**
  * A large table's cells column by column (the Subintervals sheet of a million-row CSV): one array

@@ -4,7 +4,7 @@
  * Cancel. Reading and analysis run in a Web Worker (read-worker.ts) with the CLI's readers and
  * plan builder; writing goes through src/excel/render-plan.ts.
  */
-import { DEFAULT_RESPONSE } from "../analysis/lab-plan";
+import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../analysis/lab-plan";
 import { STEP_METRICS } from "../analysis/lab-data";
 import type { WorkbookPlan } from "../analysis/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
@@ -15,6 +15,15 @@ import { functionsRegistered } from "./host";
 
 /** The worker bundle (webpack entry "read-worker"), beside taskpane.html. */
 const READ_WORKER_URL = "read-worker.js";
+
+/**
+ * Subinterval rows the pane writes unless the user raises it: every step's figures come from every
+ * row whatever this is; 100,000 rows take a few seconds to write, a million about a minute
+ * (docs/benchmarks.md, "Pane import in Chromium").
+ */
+export const PANE_DEFAULT_SUBINTERVAL_ROWS = 100_000;
+/** How often the progress line is refreshed while waiting (elapsed time), so a long step still shows life. */
+const TICK_MS = 250;
 
 interface Entry {
   id: number;
@@ -48,14 +57,21 @@ export class ImportSection {
   private readonly input = byId<HTMLInputElement>("file-input");
   private readonly list = byId<HTMLUListElement>("file-list");
   private readonly response = byId<HTMLSelectElement>("response");
+  private readonly maxRows = byId<HTMLInputElement>("max-rows");
   private readonly importButton = byId<HTMLButtonElement>("import");
   private readonly cancelButton = byId<HTMLButtonElement>("cancel");
   private readonly clearButton = byId<HTMLButtonElement>("clear");
   private readonly progressBlock = byId("progress-block");
   private readonly progress = byId<HTMLProgressElement>("progress");
   private readonly progressLabel = byId("progress-label");
+  private readonly elapsed = byId("progress-elapsed");
   private readonly status = byId("import-status");
   private readonly error = byId("import-error");
+  /** When the current operation (reading, or analysing and writing) started. */
+  private startedAt = 0;
+  private ticker: ReturnType<typeof setInterval> | null = null;
+  /** What the worker said it is doing (analysis stages, the check after reading). */
+  private stage = "";
 
   constructor() {
     this.input.addEventListener("change", () => {
@@ -76,7 +92,23 @@ export class ImportSection {
     this.importButton.addEventListener("click", () => void this.runImport());
     this.cancelButton.addEventListener("click", () => this.cancel());
     this.clearButton.addEventListener("click", () => this.clear());
+    this.maxRows.max = String(EXCEL_MAX_TABLE_ROWS);
+    this.maxRows.value = String(PANE_DEFAULT_SUBINTERVAL_ROWS);
     this.fillResponses([]);
+  }
+
+  /**
+   * The "Subinterval rows to write" field as a number, or a message saying what is wrong with it.
+   */
+  private subintervalLimit(): number | string {
+    const text = this.maxRows.value.trim();
+    const n = Number(text);
+    if (text === "" || !Number.isInteger(n) || n < 0 || n > EXCEL_MAX_TABLE_ROWS)
+      return (
+        `Subinterval rows to write: enter a whole number from 0 to ${EXCEL_MAX_TABLE_ROWS.toLocaleString("en-US")} ` +
+        `(an Excel sheet's rows below the header); it holds "${this.maxRows.value}". Nothing was written.`
+      );
+    return n;
   }
 
   /** Tells the section whether Import can write (null) or why not. */
@@ -96,6 +128,8 @@ export class ImportSection {
       this.post({ type: "read", id: entry.id, file, name: file.name });
     }
     this.busy = "reading";
+    this.stage = "";
+    this.startTicker();
     this.say(`Reading ${files.length} file${files.length === 1 ? "" : "s"}…`);
     this.update();
   }
@@ -119,7 +153,12 @@ export class ImportSection {
   }
 
   private onReply(msg: WorkerReply): void {
-    if (msg.type === "progress") {
+    if (msg.type === "stage") {
+      this.stage = msg.stage;
+      if (this.busy === "analysing") this.showProgress(`Analysing: ${msg.stage}…`, 45);
+      else this.update();
+      return;
+    } else if (msg.type === "progress") {
       const e = this.entry(msg.id);
       if (e) e.read = msg.read;
     } else if (msg.type === "preview") {
@@ -141,6 +180,8 @@ export class ImportSection {
     }
     if (this.busy === "reading" && this.entries.every((e) => e.preview || e.failed)) {
       this.busy = "idle";
+      this.stopTicker();
+      this.progressBlock.hidden = true;
       this.say(this.summaryLine());
       this.update();
       if (this.autoImport && !this.importButton.disabled) void this.runImport();
@@ -207,10 +248,13 @@ export class ImportSection {
     this.cancelButton.hidden = idle;
     this.clearButton.hidden = !idle || this.entries.length === 0;
     this.input.disabled = this.busy === "analysing" || this.busy === "writing";
+    this.maxRows.disabled = !idle;
     if (this.busy === "reading") {
       const total = this.entries.reduce((a, e) => a + e.file.size, 0) || 1;
       const read = this.entries.reduce((a, e) => a + (e.preview || e.failed ? e.file.size : e.read), 0);
-      this.showProgress(`Reading files (${Math.round((100 * read) / total)} %)`, (40 * read) / total);
+      // After the last byte the worker groups the rows into steps for the preview: say so.
+      const after = read >= total && this.stage ? `: ${this.stage}` : "";
+      this.showProgress(`Reading files (${Math.round((100 * read) / total)} %)${after}`, (40 * read) / total);
     }
     if (idle && this.entries.some((e) => e.failed || (e.preview?.errors.length ?? 0) > 0)) {
       this.error.textContent =
@@ -220,8 +264,33 @@ export class ImportSection {
 
   private showProgress(label: string, percent: number): void {
     this.progressBlock.hidden = false;
-    this.progressLabel.textContent = label;
+    if (this.progressLabel.textContent !== label) this.progressLabel.textContent = label;
+    this.showElapsed();
     this.progress.value = Math.max(0, Math.min(100, percent));
+  }
+
+  /** The time since the operation began, beside the progress line (refreshed by the ticker). */
+  private showElapsed(): void {
+    const seconds = (performance.now() - this.startedAt) / 1000;
+    const text = this.ticker !== null && seconds >= 1 ? `${seconds.toFixed(1)} s` : "";
+    if (this.elapsed.textContent !== text) this.elapsed.textContent = text;
+  }
+
+  /**
+   * Refreshes the elapsed time every {@link TICK_MS} while the pane waits for the worker or for
+   * Excel, so a long stage (grouping a million rows, the plan's transfer, one large request) still
+   * shows that the pane is alive — and it stops moving if the pane ever freezes.
+   */
+  private startTicker(): void {
+    this.startedAt = performance.now();
+    this.stopTicker();
+    this.ticker = setInterval(() => this.showElapsed(), TICK_MS);
+  }
+
+  private stopTicker(): void {
+    if (this.ticker !== null) clearInterval(this.ticker);
+    this.ticker = null;
+    this.elapsed.textContent = "";
   }
 
   private say(text: string): void {
@@ -231,14 +300,20 @@ export class ImportSection {
   private fail(message: string): void {
     this.error.textContent = message;
     this.busy = "idle";
+    this.stopTicker();
     this.progressBlock.hidden = true;
     this.update();
   }
 
-  private requestPlan(): Promise<WorkbookPlan> {
+  private requestPlan(maxSubintervalRows: number): Promise<WorkbookPlan> {
     return new Promise((resolve, reject) => {
       this.planWaiter = { resolve, reject };
-      this.post({ type: "plan", ids: this.entries.map((e) => e.id), response: this.response.value || undefined });
+      this.post({
+        type: "plan",
+        ids: this.entries.map((e) => e.id),
+        response: this.response.value || undefined,
+        maxSubintervalRows,
+      });
     });
   }
 
@@ -247,14 +322,21 @@ export class ImportSection {
     if (this.importButton.disabled) return;
     const missing = missingRequirements();
     if (missing) return this.fail(missing);
+    const limit = this.subintervalLimit();
+    if (typeof limit === "string") {
+      this.maxRows.focus();
+      return this.fail(limit);
+    }
     this.error.textContent = "";
     this.busy = "analysing";
+    this.stage = "";
+    this.startTicker();
     this.update();
     this.showProgress("Analysing…", 45);
     this.say("Analysing the results…");
     let plan: WorkbookPlan;
     try {
-      plan = await this.requestPlan();
+      plan = await this.requestPlan(limit);
     } catch (e) {
       if ((this.busy as string) === "idle") return; // cancelled
       return this.fail(`Analysis failed: ${(e as Error).message}. Choose another response or check the files.`);
@@ -279,17 +361,19 @@ export class ImportSection {
       });
       this.lastResult = result;
       this.busy = "idle";
+      this.stopTicker();
       this.showProgress("Done", 100);
       const formulas = result.addinFormulas ? "with live CAPLAB formulas" : "with values in place of CAPLAB formulas";
       this.say(
         `Imported: ${result.sheets.map((s) => s.written).join(", ")} — ${result.tables.length} tables, ` +
           `${result.charts} charts, ${formulas}.`,
       );
-      for (const w of plan.warnings.slice(0, 3)) this.status.append(el("span", ` Warning: ${w}`));
+      this.showWarnings(plan.warnings);
       this.update();
     } catch (e) {
       if (e instanceof RenderCancelled) {
         this.busy = "idle";
+        this.stopTicker();
         this.progressBlock.hidden = true;
         this.say(e.message);
         this.update();
@@ -302,6 +386,21 @@ export class ImportSection {
     } finally {
       this.abort = null;
     }
+  }
+
+  /**
+   * The plan's warnings after the status line: rows left out of Subintervals first (with how to
+   * write more), then the others, at most five in all; every one is on the Summary sheet.
+   */
+  private showWarnings(warnings: string[]): void {
+    const cut = warnings.filter((w) => w.startsWith("Subintervals:"));
+    const shown = [...cut, ...warnings.filter((w) => !w.startsWith("Subintervals:"))].slice(0, 5);
+    for (const w of shown) {
+      const more = cut.includes(w) ? " To write more, raise “Subinterval rows to write” and import again." : "";
+      this.status.append(el("span", ` Warning: ${w}${more}`, "import-warning"));
+    }
+    if (warnings.length > shown.length)
+      this.status.append(el("span", ` … ${warnings.length - shown.length} more warnings on the Summary sheet.`));
   }
 
   /** Cancel: stops reading/analysis (the worker is ended) or writing (between requests). */
@@ -321,6 +420,7 @@ export class ImportSection {
     const kept = this.entries.map((e) => e.file);
     this.entries = [];
     this.busy = "idle";
+    this.stopTicker();
     this.progressBlock.hidden = true;
     this.say(`Cancelled${unread.length > 0 ? `; not read: ${unread.map((e) => e.file.name).join(", ")}` : ""}.`);
     if (kept.length > 0) this.addFiles(kept);

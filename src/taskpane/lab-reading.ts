@@ -8,6 +8,7 @@ import { formatProblem } from "../import/types";
 import { collectLabData } from "../analysis/lab-data";
 import { buildLabPlan } from "../analysis/lab-plan";
 import type { WorkbookPlan } from "../analysis/plan";
+import { MAX_CHART_POINTS, samplePoints } from "../excel/blocks";
 
 /** Chunk size of File.slice reads (as `caplab report` reads 1 MiB chunks). */
 export const CHUNK_BYTES = 1 << 20;
@@ -82,7 +83,47 @@ export function previewOf(result: LabFileResult, bytes: number): FilePreview {
   }
 }
 
-/** The analysis of every file read, with the chosen response (as `caplab report --response`). */
-export function planOf(results: LabFileResult[], response: string | undefined): WorkbookPlan {
-  return buildLabPlan(results, { response });
+/** What the pane chose for the analysis. */
+export interface PlanChoice {
+  /** The fitted response (as `caplab report --response`); the default when undefined. */
+  response?: string;
+  /** Most rows on the Subintervals sheet (the pane's "Subinterval rows to write"). */
+  maxSubintervalRows?: number;
+}
+
+/** The analysis of every file read, with the pane's choices; `onStage` hears each stage start. */
+export function planOf(results: LabFileResult[], choice: PlanChoice, onStage?: (stage: string) => void): WorkbookPlan {
+  return buildLabPlan(results, { ...choice, onStage });
+}
+
+/**
+ * Readies a plan for `postMessage` from the worker, in place: the columnar tables' numbers and
+ * text codes become typed arrays whose buffers are transferred (a structured clone of a
+ * million-row Subintervals table as plain arrays took ~4 s on the pane's thread to unpack), and
+ * chart series longer than the renderer draws are sampled here as the renderer would sample them
+ * (`samplePoints`, same points).
+ *
+ * @returns the plan and the buffers to transfer
+ */
+export function forTransfer(plan: WorkbookPlan): { plan: WorkbookPlan; transfer: ArrayBuffer[] } {
+  const transfer: ArrayBuffer[] = [];
+  for (const sheet of plan.sheets) {
+    for (const table of sheet.tables) {
+      for (const d of table.columnar?.data ?? []) {
+        if (d.kind === "number") {
+          const values = Float64Array.from(d.values);
+          d.values = values;
+          transfer.push(values.buffer as ArrayBuffer);
+        } else {
+          const codes = Uint32Array.from(d.codes);
+          d.codes = codes;
+          transfer.push(codes.buffer as ArrayBuffer);
+        }
+      }
+    }
+    for (const chart of sheet.charts)
+      for (const series of chart.series)
+        if (series.x.length > MAX_CHART_POINTS) Object.assign(series, samplePoints(series.x, series.y));
+  }
+  return { plan, transfer };
 }

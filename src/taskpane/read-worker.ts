@@ -6,25 +6,25 @@
  * Messages in: {@link WorkerRequest}; out: {@link WorkerReply}. The pane cancels by terminating
  * the worker.
  */
-import "./custom-functions-shim";
 import type { LabFileResult } from "../import/detect";
 import type { WorkbookPlan } from "../analysis/plan";
-import { FilePreview, planOf, previewOf, readLabBlob } from "./lab-reading";
+import { FilePreview, forTransfer, PlanChoice, planOf, previewOf, readLabBlob } from "./lab-reading";
 
 export type WorkerRequest =
   | { type: "read"; id: number; file: Blob; name: string }
   | { type: "forget"; id: number }
-  | { type: "plan"; ids: number[]; response?: string };
+  | ({ type: "plan"; ids: number[] } & PlanChoice);
 
 export type WorkerReply =
   | { type: "progress"; id: number; read: number; total: number }
+  | { type: "stage"; stage: string }
   | { type: "preview"; id: number; preview: FilePreview }
   | { type: "plan"; plan: WorkbookPlan }
   | { type: "error"; id?: number; message: string };
 
 interface WorkerScope {
   onmessage: ((e: MessageEvent<WorkerRequest>) => void) | null;
-  postMessage(message: WorkerReply): void;
+  postMessage(message: WorkerReply, transfer?: Transferable[]): void;
 }
 
 const scope = self as unknown as WorkerScope;
@@ -46,11 +46,17 @@ async function handle(msg: WorkerRequest): Promise<void> {
       }
     });
     results.set(msg.id, result);
+    scope.postMessage({ type: "stage", stage: "grouping the rows into steps" });
     scope.postMessage({ type: "preview", id: msg.id, preview: previewOf(result, msg.file.size) });
     return;
   }
   const chosen = msg.ids.map((id) => results.get(id)).filter((r): r is LabFileResult => r !== undefined);
-  scope.postMessage({ type: "plan", plan: planOf(chosen, msg.response) });
+  const plan = planOf(chosen, { response: msg.response, maxSubintervalRows: msg.maxSubintervalRows }, (stage) =>
+    scope.postMessage({ type: "stage", stage }),
+  );
+  scope.postMessage({ type: "stage", stage: "handing the analysis to the pane" });
+  const ready = forTransfer(plan);
+  scope.postMessage({ type: "plan", plan: ready.plan }, ready.transfer);
 }
 
 scope.onmessage = (e) => {

@@ -3,7 +3,6 @@
  * import-section.ts, first-run.ts, functions-section.ts). Works with or without Office.js:
  * outside Excel it says so, previews files and lists the functions, and Import stays disabled.
  */
-import "./custom-functions-shim";
 import { byId } from "./dom";
 import { setupTabs } from "./tabs";
 import { setupFunctionsSection } from "./functions-section";

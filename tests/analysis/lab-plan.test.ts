@@ -386,6 +386,6 @@ describe("the Subintervals table (columnar)", () => {
     expect(sheet(plan, "Subintervals").charts[0].series.map((s) => s.y)).toEqual([[100, 110], [200, 210], [300]]);
     const cut = plan.warnings.find((w) => w.startsWith("Subintervals: 7 rows, only the first 6 are written"));
     // The 7th row is step 3's second subinterval (its series above has one point): named as left out.
-    expect(cut).toMatch(/left out: step 3 overall \(1 of 2 rows\)\. Steps, Model and Fit use every row\.$/);
+    expect(cut).toMatch(/left out: step 3 overall \(1 of 2 rows\)\. Steps, Model, Fit and Categories use every row\.$/);
   });
 });

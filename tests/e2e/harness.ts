@@ -73,11 +73,18 @@ export interface PaneSession {
 /** Opens the built pane with the fake host (or with office.js refused when `fakeHost` is false). */
 export async function openPane(
   baseUrl: string,
-  options: { fakeHost?: boolean; width?: number; height?: number; hostOptions?: Record<string, unknown> } = {},
+  options: {
+    fakeHost?: boolean;
+    width?: number;
+    height?: number;
+    hostOptions?: Record<string, unknown>;
+    /** Extra Chromium switches (the benchmark adds --enable-precise-memory-info). */
+    args?: string[];
+  } = {},
 ): Promise<PaneSession> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...(options.args ?? [])],
   });
   const page = await browser.newPage({ viewport: { width: options.width ?? 340, height: options.height ?? 800 } });
   page.setDefaultTimeout(60_000);

@@ -5,12 +5,14 @@
  * Leaves docs/screenshots/pane-first-run.png and docs/screenshots/pane-imported.png.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { openPane, PaneSession, ROOT, serveDist } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount } from "../../src/analysis/plan";
 import type { FakeWorkbook } from "../excel/fake-excel";
+import { writeIogenCsv } from "../../bench/iogen-csv-file";
 
 const FILES = [
   "tests/analysis/fixtures/iogen-real/subintervals.csv",
@@ -153,6 +155,106 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     } finally {
       await s.close();
     }
+  });
+
+  test("a file over the Subintervals row limit: every step analysed, the first rows written, the cut named in the pane and on Summary; a limit out of range refused", async () => {
+    // 40,000 rows: 8 steps × overall/read × 2,500 subintervals (the benchmark's generator).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-e2e-large-"));
+    const file = path.join(dir, "subintervals-40k.csv");
+    await writeIogenCsv(file, 40_000, 2_500);
+    const s = await openPane(server.url);
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#sample-skip");
+      // The pane's default and its ceiling (an Excel sheet's rows below a header).
+      expect(await page.inputValue("#max-rows")).toBe("100000");
+      expect(await page.getAttribute("#max-rows", "max")).toBe("1048575");
+      await page.setInputFiles("#file-input", file);
+      await page.waitForFunction(() =>
+        /1 file ready/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      expect(await page.textContent("#file-list")).toMatch(/40,000 rows · 8 steps · 40,000 subintervals/);
+
+      // Out of range: refused with the field named, nothing written.
+      await page.fill("#max-rows", "1048576");
+      await page.click("#import");
+      expect(await page.textContent("#import-error")).toMatch(
+        /^Subinterval rows to write: enter a whole number from 0 to 1,048,575 .*Nothing was written\.$/,
+      );
+      expect(
+        await page.evaluate(
+          () => (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook.sheets.length,
+        ),
+      ).toBe(0);
+
+      await page.fill("#max-rows", "12345");
+      await page.click("#import");
+      await page.waitForFunction(
+        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
+        null,
+        { timeout: 120_000 },
+      );
+      const got = await page.evaluate(() => {
+        const wb = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
+        const summary = wb.sheet("Summary")!;
+        const texts: string[] = [];
+        for (let r = 0; r < 100; r++) {
+          const v = summary.valueAt(r, 0);
+          if (typeof v === "string") texts.push(v);
+        }
+        const sub = wb.sheet("Subintervals")!;
+        const header = sub.values(0, 0, 1, 23)[0];
+        const stepCol = header.indexOf("step");
+        const subCol = header.indexOf("subinterval");
+        const catCol = header.indexOf("category");
+        return {
+          sheets: wb.sheets.map((x) => x.name),
+          tables: wb.tables.map((t) => [t.name, t.rows - 1]),
+          summary: texts,
+          lastRow: sub.values(12_345, 0, 1, 23)[0],
+          afterLast: sub.has(12_346, 0),
+          stepCol,
+          subCol,
+          catCol,
+          warnings: Array.from(document.querySelectorAll("#import-status .import-warning"), (e) => e.textContent),
+        };
+      });
+      expect(got.sheets).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories"]);
+      const rows = new Map(got.tables as [string, number][]);
+      // Steps and Categories from every row (8 steps; their read rows), Subintervals cut at 12,345.
+      expect(rows.get("Steps")).toBe(8);
+      expect(rows.get("Categories")).toBe(8);
+      expect(rows.get("Subintervals")).toBe(12_345);
+      // Rows in file order, overall and read alternating, 5,000 rows a step: row 12,345 is the
+      // 2,345th of step 3, i.e. its subinterval 1,173, overall.
+      expect(got.lastRow[got.stepCol]).toBe("3");
+      expect(got.lastRow[got.subCol]).toBe(1_173);
+      expect(got.lastRow[got.catCol]).toBe("overall");
+      expect(got.afterLast).toBe(false);
+      const warning =
+        "Subintervals: 40,000 rows, only the first 12,345 are written (the row limit of this import; an Excel sheet " +
+        "holds 1,048,576 rows); left out: step 3 overall (1,327 of 2,500 rows), step 3 read (1,328 of 2,500 rows), " +
+        "step 4 overall (2,500 of 2,500 rows), step 4 read (2,500 of 2,500 rows), step 5 overall (2,500 of 2,500 rows), " +
+        "step 5 read (2,500 of 2,500 rows), step 6 overall (2,500 of 2,500 rows), step 6 read (2,500 of 2,500 rows) " +
+        "and 4 more. Steps, Model, Fit and Categories use every row.";
+      expect(got.summary).toContain(warning);
+      expect(got.warnings[0]).toContain(warning);
+      expect(got.warnings[0]).toMatch(/raise “Subinterval rows to write” and import again/);
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test("the pane and its reading worker do not bundle the worksheet functions (they live in functions.js)", () => {
+    // A message only src/functions/functions.ts has (DOE_FIT's argument check).
+    const marker = "needs a header row of names and";
+    const bundle = (name: string): string => fs.readFileSync(path.join(ROOT, "dist", name), "utf8");
+    expect(bundle("functions.js")).toContain(marker);
+    expect(bundle("taskpane.js")).not.toContain(marker);
+    expect(bundle("read-worker.js")).not.toContain(marker);
   });
 
   test("outside Excel: says so plainly, still previews files, Import stays disabled", async () => {
