@@ -119,6 +119,33 @@ export function sheetsWithCaplab(snapshots: SheetSnapshot[]): string[] {
     .map((s) => s.name);
 }
 
+/** A sheet the pane can offer to copy: whether it has a Capacity Lab formula, or is too large to read. */
+export interface ShareableSheet {
+  name: string;
+  caplab: boolean;
+  tooLarge: boolean;
+}
+
+/**
+ * The workbook's sheets with data, for choosing what to copy (those with a Capacity Lab formula
+ * are the default).
+ *
+ * @returns the sheets in workbook order
+ */
+export async function listShareableSheets(): Promise<ShareableSheet[]> {
+  return Excel.run(async (context) => {
+    const { snapshots, skipped } = await readSheets(context);
+    const caplab = new Set(sheetsWithCaplab(snapshots));
+    const sheets = context.workbook.worksheets;
+    sheets.load("items/name");
+    await context.sync();
+    const read = new Set(snapshots.map((s) => s.name));
+    return sheets.items
+      .filter((ws) => read.has(ws.name) || skipped.includes(ws.name))
+      .map((ws) => ({ name: ws.name, caplab: caplab.has(ws.name), tooLarge: skipped.includes(ws.name) }));
+  });
+}
+
 function writableValue(v: Scalar): string | number | boolean {
   // null in Range.values means "leave the cell as it is"; an empty result must clear it.
   if (v === null || isErrorValue(v)) return "";

@@ -358,7 +358,7 @@ export class CaseForm {
       wrap.append(
         el(
           "p",
-          `Service time (${unit}) = ${formula}, now ${shownNumber(w.serviceTime)}: a reference, not a copy.`,
+          `Service time (${unit}) = ${formula}, now ${typeof w.serviceTime === "number" ? Number(w.serviceTime.toPrecision(6)) : shownNumber(w.serviceTime)}: a reference, not a copy.`,
           "case-field-hint",
         ),
       );

@@ -1,11 +1,12 @@
 /**
- * Task pane section "Share with people who do not have the add-in": **Prepare for sharing**
- * makes values-only copies of the sheets that use Capacity Lab functions (with a `Frozen
- * formulas` listing), and **Export values-only workbook** opens those copies as a new workbook
+ * Task pane section "Share with people who do not have the add-in": the workbook's sheets as
+ * checkboxes (those that use Capacity Lab functions ticked), **Prepare for sharing** makes
+ * values-only copies of the ticked sheets (with a `Frozen formulas` listing), and **Export values-only workbook** opens those copies as a new workbook
  * without any add-in part. The work is done by `src/excel/sharing-excel.ts`; this file only wires
  * the buttons and reports the outcome in words (an `aria-live` status line).
  */
-import { exportValuesOnlyWorkbook, prepareForSharing, ShareReport } from "../excel/sharing-excel";
+import { exportValuesOnlyWorkbook, listShareableSheets, prepareForSharing, ShareReport } from "../excel/sharing-excel";
+import { el } from "./dom";
 
 function byId<T extends HTMLElement>(id: string): T {
   const el = document.getElementById(id);
@@ -39,8 +40,37 @@ export function initSharingSection(): void {
   const exportButton = byId<HTMLButtonElement>("share-export");
   const native = byId<HTMLInputElement>("share-native");
   const status = byId<HTMLParagraphElement>("share-status");
+  const list = byId<HTMLElement>("share-sheet-list");
   let copies: string[] = [];
   section.hidden = false;
+
+  /** One checkbox per sheet with data; those with a Capacity Lab formula are ticked. */
+  const showSheets = async (): Promise<void> => {
+    try {
+      const sheets = await listShareableSheets();
+      const ticked = new Set([...list.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value));
+      const first = list.querySelector("input") === null;
+      list.replaceChildren(
+        ...sheets.map((sheet, i) => {
+          const label = el("label", "", "check");
+          const box = el("input");
+          box.type = "checkbox";
+          box.id = `share-sheet-${i}`;
+          box.value = sheet.name;
+          box.checked = !sheet.tooLarge && (first ? sheet.caplab : ticked.has(sheet.name) || sheet.caplab);
+          box.disabled = sheet.tooLarge;
+          const note = sheet.tooLarge ? " (too large to copy)" : sheet.caplab ? " (Capacity Lab formulas)" : "";
+          label.append(box, ` ${sheet.name}${note}`);
+          return label;
+        }),
+      );
+      if (sheets.length === 0) list.replaceChildren(el("p", "No sheet has data yet.", "muted"));
+    } catch (e) {
+      list.replaceChildren(el("p", `Could not read the sheets: ${(e as Error).message}`, "muted"));
+    }
+  };
+  void showSheets();
+  byId("tab-share").addEventListener("click", () => void showSheets());
 
   const busy = (on: boolean): void => {
     prepare.disabled = on;
@@ -56,7 +86,13 @@ export function initSharingSection(): void {
     busy(true);
     say("Preparing copies…", "info");
     try {
-      const report = await prepareForSharing({ nativeEquivalents: native.checked });
+      const chosen = [...list.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
+      if (chosen.length === 0) {
+        say("Choose at least one sheet to copy.", "error");
+        return;
+      }
+      const report = await prepareForSharing({ nativeEquivalents: native.checked, sheets: chosen });
+      void showSheets();
       copies = report.copies.map((c) => c.copy);
       say(describeReport(report), report.remainingCaplab === 0 && report.mismatches.length === 0 ? "ok" : "error");
     } catch (e) {

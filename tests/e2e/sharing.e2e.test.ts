@@ -153,6 +153,15 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
 
       // Prepare for sharing through the Share tab.
       await page.click("#tab-share");
+      // The sheets are offered; those with Capacity Lab formulas are ticked.
+      await page.waitForFunction(
+        (n) => document.querySelectorAll("#share-sheet-list input").length === n,
+        before.length,
+      );
+      const offered = await page.$$eval("#share-sheet-list input", (els) =>
+        els.map((e) => [(e as HTMLInputElement).value, (e as HTMLInputElement).checked]),
+      );
+      expect(offered).toEqual(before.map((x) => [x.name, withCaplab.includes(x.name)]));
       await page.click("#share-prepare");
       const prepared = await settled(s, "share-status");
       expect(prepared.kind).toMatch(/ok/);
