@@ -72,10 +72,11 @@ interface MemoryPeaks {
   largestRss: number;
 }
 
-/** Samples the Chromium processes' memory every 250 ms until stopped. */
-function memorySampler(): { stop: () => MemoryPeaks } {
+/** Samples the Chromium processes' memory every 250 ms until stopped; `now` is one sample. */
+function memorySampler(): { stop: () => MemoryPeaks; now: () => MemoryPeaks } {
   const peaks: MemoryPeaks = { rssSum: 0, pssSum: 0, largestRss: 0 };
-  const sample = (): void => {
+  const sample = (): MemoryPeaks => {
+    const current: MemoryPeaks = { rssSum: 0, pssSum: 0, largestRss: 0 };
     let rss = 0;
     let pss = 0;
     for (const pid of descendants(process.pid)) {
@@ -85,17 +86,22 @@ function memorySampler(): { stop: () => MemoryPeaks } {
         const r = kb(readFileSync(`/proc/${pid}/status`, "utf8"), "VmRSS");
         rss += r;
         pss += kb(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"), "Pss");
-        peaks.largestRss = Math.max(peaks.largestRss, r);
+        current.largestRss = Math.max(current.largestRss, r);
       } catch {
         // the process ended between listing and reading
       }
     }
+    current.rssSum = rss;
+    current.pssSum = pss;
     peaks.rssSum = Math.max(peaks.rssSum, rss);
     peaks.pssSum = Math.max(peaks.pssSum, pss);
+    peaks.largestRss = Math.max(peaks.largestRss, current.largestRss);
+    return current;
   };
   const timer = setInterval(sample, 250);
   sample();
   return {
+    now: sample,
     stop: () => {
       clearInterval(timer);
       sample();
@@ -162,6 +168,8 @@ interface RunResult {
   longestTask: number;
   heap: number;
   memory: MemoryPeaks;
+  /** The same figures for the pane loaded and idle, before the file is given. */
+  idle: MemoryPeaks;
   sheets: string[];
   subintervalRows: number;
   stepsRows: number;
@@ -191,6 +199,7 @@ async function run(url: string, file: string, limit: number): Promise<RunResult>
     if (await page.isVisible("#first-run")) await page.click("#sample-skip");
     await page.fill("#max-rows", String(limit));
     await page.evaluate(RECORDER);
+    const idle = memory.now();
     const t0 = await page.evaluate(() => performance.now());
     await page.setInputFiles("#file-input", file);
     await page.waitForFunction(() => /1 file ready/.test(document.getElementById("import-status")?.textContent ?? ""));
@@ -243,6 +252,7 @@ async function run(url: string, file: string, limit: number): Promise<RunResult>
       longestTask: Math.max(0, ...rec.longTasks),
       heap: rec.heap,
       memory: peaks,
+      idle,
       sheets: book.sheets,
       subintervalRows: book.tables.find((t) => t.name === "Subintervals")?.rows ?? 0,
       stepsRows: book.tables.find((t) => t.name === "Steps")?.rows ?? 0,
@@ -280,7 +290,7 @@ function report(rows: number, bytes: number, results: RunResult[], limits: numbe
       "largest gaps and memory of the runs.",
     "Rerun: `npm run bench:pane` (it builds dist/ first; add `-- --write` to replace this section).",
     "",
-    "| Subinterval rows to write | read + preview s | analyse + write s | of it writing s | total s | longest gap, progress display | longest gap, progress label | heartbeat gap (50 ms timer) | longest task | Chromium RSS (sum) MiB | Chromium PSS (sum) MiB | largest process RSS MiB | main-thread JS heap MiB | requests (largest bytes) |",
+    "| Subinterval rows to write | read + preview s | analyse + write s | of it writing s | total s | longest gap, progress display | longest gap, progress label | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | Chromium RSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB | requests (largest bytes) |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const limit of limits) {
@@ -291,7 +301,9 @@ function report(rows: number, bytes: number, results: RunResult[], limits: numbe
       `| ${fmt(limit)} | ${sec(med((r) => r.readSeconds))} | ${sec(med((r) => r.importSeconds))} | ` +
         `${sec(med((r) => r.writeSeconds))} | ${sec(med((r) => r.totalSeconds))} | ${ms(max((r) => r.maxLabelGap))} ms | ` +
         `${ms(max((r) => r.maxProgressGap))} ms | ${ms(max((r) => r.maxBeatGap))} ms | ${ms(max((r) => r.longestTask))} ms | ` +
-        `${mib(max((r) => r.memory.rssSum))} | ${mib(max((r) => r.memory.pssSum))} | ${mib(max((r) => r.memory.largestRss))} | ` +
+        `${mib(max((r) => r.memory.pssSum))} (${mib(med((r) => r.idle.pssSum))}) | ` +
+        `${mib(max((r) => r.memory.rssSum))} (${mib(med((r) => r.idle.rssSum))}) | ` +
+        `${mib(max((r) => r.memory.largestRss))} (${mib(med((r) => r.idle.largestRss))}) | ` +
         `${mib(max((r) => r.heap))} | ${fmt(med((r) => r.requests))} (${fmt(max((r) => r.largestRequest))}) |`,
     );
   }

@@ -18,8 +18,9 @@ const READ_WORKER_URL = "read-worker.js";
 
 /**
  * Subinterval rows the pane writes unless the user raises it: every step's figures come from every
- * row whatever this is; 100,000 rows take a few seconds to write, a million about a minute
- * (docs/benchmarks.md, "Pane import in Chromium").
+ * row whatever this is. 100,000 rows are ~12 requests of ~3.4 MB; a million are ~120, ~15 s against
+ * the in-memory Excel of the benchmark (docs/benchmarks.md, "Pane import in Chromium") and longer in
+ * a real Excel, which stores, calculates and (on the web) uploads each request.
  */
 export const PANE_DEFAULT_SUBINTERVAL_ROWS = 100_000;
 /** How often the progress line is refreshed while waiting (elapsed time), so a long step still shows life. */
