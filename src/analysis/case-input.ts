@@ -37,9 +37,10 @@ export interface Workload {
   /**
    * Where S comes from when it is taken from another sheet (e.g. `'Model'!$F$5`, an analysis's
    * CPU cost per IO): the case sheet then refers to that cell instead of holding a copy. The
-   * value in `serviceTime` is that cell's current value.
+   * value in `serviceTime` is that cell's current value. A list of cells means their mean (e.g.
+   * the steps at one protocol level): `AVERAGE(…)` on the sheet.
    */
-  serviceTimeRef?: string;
+  serviceTimeRef?: string | string[];
   /**
    * With `serviceTimeRef`: the referenced cell is divided by this to give S in the case's time
    * unit (1000 for an analysis's CPU-ms per IO in a case counted in seconds). Default 1.
@@ -88,6 +89,8 @@ const MAX_LABEL = 60;
 const MAX_TITLE = 120;
 const MAX_LINES = 30;
 const MAX_WORKLOADS = 20;
+/** Cells a service time may average (the steps of one protocol level). */
+const MAX_REFS = 200;
 
 type Json = Record<string, unknown>;
 
@@ -228,13 +231,19 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
     sizing: sizing(o.sizing, `${path}.sizing`, serviceTime, timeUnit),
   };
   if (o.serviceTimeRef !== undefined) {
-    if (typeof o.serviceTimeRef !== "string" || !CELL_REF.test(o.serviceTimeRef)) {
-      fail(
-        `${path}.serviceTimeRef`,
-        `must be one cell on another sheet such as 'Model'!$F$5, got ${describe(o.serviceTimeRef)}`,
-      );
+    const refs = Array.isArray(o.serviceTimeRef) ? o.serviceTimeRef : [o.serviceTimeRef];
+    if (refs.length === 0 || refs.length > MAX_REFS) {
+      fail(`${path}.serviceTimeRef`, `must list 1 to ${MAX_REFS} cells, got ${refs.length}`);
     }
-    w.serviceTimeRef = o.serviceTimeRef;
+    refs.forEach((ref, i) => {
+      if (typeof ref !== "string" || !CELL_REF.test(ref)) {
+        fail(
+          Array.isArray(o.serviceTimeRef) ? `${path}.serviceTimeRef[${i}]` : `${path}.serviceTimeRef`,
+          `must be one cell on another sheet such as 'Model'!$F$5, got ${describe(ref)}`,
+        );
+      }
+    });
+    w.serviceTimeRef = Array.isArray(o.serviceTimeRef) ? [...(refs as string[])] : (o.serviceTimeRef as string);
   }
   if (o.serviceTimeRefDivisor !== undefined) {
     if (w.serviceTimeRef === undefined) fail(`${path}.serviceTimeRefDivisor`, "only goes with serviceTimeRef");

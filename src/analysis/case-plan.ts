@@ -140,9 +140,13 @@ export function conclusion(input: CaseInput, result: CaseResult): string {
   return line;
 }
 
-/** The service-time cell's formula when S is taken from another sheet: the cell, scaled to the case's unit. */
-function serviceTimeFormula(ref: string, divisor: number | undefined): string {
-  return divisor === undefined || divisor === 1 ? ref : `${ref}/${divisor}`;
+/**
+ * The service-time cell's formula when S is taken from another sheet: the cell (or the mean of
+ * the cells), scaled to the case's unit.
+ */
+function serviceTimeFormula(ref: string | string[], divisor: number | undefined): string {
+  const cells = typeof ref === "string" ? ref : ref.length === 1 ? ref[0] : `AVERAGE(${ref.join(",")})`;
+  return divisor === undefined || divisor === 1 ? cells : `${cells}/${divisor}`;
 }
 
 /** Where the conclusion's figures are: 1-based rows of the Costs table, options in columns B onwards. */

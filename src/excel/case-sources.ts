@@ -26,11 +26,11 @@ export interface ReadSheet {
 }
 
 export interface CpuCostChoice {
-  /** The cell, e.g. `'Model'!$H$6`. */
-  ref: string;
-  /** Its value now, in CPU-milliseconds per IO. */
+  /** The cell, e.g. `'Model'!$H$6`, or the cells of one protocol level's steps (their mean). */
+  refs: string[];
+  /** The value now (the mean of the cells), in CPU-milliseconds per IO. */
   ms: number;
-  /** What a planner picks it by, e.g. "Model: step r100-500 (protocol local)". */
+  /** What a planner picks it by, e.g. "Model: step 1 (r100-500, protocol local)". */
   label: string;
 }
 
@@ -82,16 +82,19 @@ function stepInfo(sheet: ReadSheet | undefined): Map<string, StepInfo> {
 }
 
 /**
- * The CPU-cost cells of every Model sheet among `sheets`.
+ * The CPU-cost cells of every Model sheet among `sheets`: per protocol level (when the Steps table
+ * labels steps with a `protocol`) the mean over that level's steps, then each step's cell.
  *
  * @param sheets - used ranges as read (Model and Steps sheets matter; others are ignored)
- * @returns one choice per step row with a positive D, in sheet and row order
+ * @returns the level choices (levels with two or more steps), then one choice per step row with a
+ *   positive D, in sheet and row order
  * @example
  * cpuCostChoices([{ name: "Model", row: 0, col: 0, values: [["step", "D CPU-ms per IO"], ["s1", 0.08]] }]);
- * // => [{ ref: "'Model'!$B$2", ms: 0.08, label: "Model: step s1" }]
+ * // => [{ refs: ["'Model'!$B$2"], ms: 0.08, label: "Model: step s1" }]
  */
 export function cpuCostChoices(sheets: ReadSheet[]): CpuCostChoice[] {
-  const choices: CpuCostChoice[] = [];
+  const levels: CpuCostChoice[] = [];
+  const choices: (CpuCostChoice & { protocol: string })[] = [];
   for (const sheet of sheets) {
     if (!MODEL_SHEET.test(sheet.name)) continue;
     const suffix = sheet.name.slice("Model".length);
@@ -111,10 +114,23 @@ export function cpuCostChoices(sheets: ReadSheet[]): CpuCostChoice[] {
       const detail = [info?.name, info?.protocol ? `protocol ${info.protocol}` : ""].filter((x) => x).join(", ");
       const label = `${sheet.name}: step ${step}${detail ? ` (${detail})` : ""}`;
       const ref = `${quoted(sheet.name)}!$${columnLetter(sheet.col + dCol)}$${sheet.row + i + 1}`;
-      choices.push({ ref, ms, label });
+      choices.push({ refs: [ref], ms, label, protocol: info?.protocol ?? "" });
+    }
+    // Per protocol level: the mean of its steps' D, as AVERAGE over their cells.
+    const byLevel = new Map<string, CpuCostChoice[]>();
+    for (const c of choices.filter((x) => x.refs[0].startsWith(`${quoted(sheet.name)}!`))) {
+      if (c.protocol !== "") byLevel.set(c.protocol, [...(byLevel.get(c.protocol) ?? []), c]);
+    }
+    for (const [level, steps] of byLevel) {
+      if (steps.length < 2) continue;
+      levels.push({
+        refs: steps.map((c) => c.refs[0]),
+        ms: steps.reduce((sum, c) => sum + c.ms, 0) / steps.length,
+        label: `${sheet.name}: protocol ${level}, mean of ${steps.length} steps`,
+      });
     }
   }
-  return choices;
+  return [...levels, ...choices.map(({ refs, ms, label }) => ({ refs, ms, label }))];
 }
 
 /**

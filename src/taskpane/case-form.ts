@@ -45,6 +45,17 @@ export function msDivisor(timeUnit: unknown): number | undefined {
   return undefined;
 }
 
+/** The cells a workload's service time refers to (one, or several averaged), or undefined. */
+export function refsOf(w: Obj): string[] | undefined {
+  const r = w.serviceTimeRef;
+  if (typeof r === "string") return [r];
+  if (Array.isArray(r) && r.length > 0 && r.every((x) => typeof x === "string")) return r as string[];
+  return undefined;
+}
+
+const sameRefs = (a: string[] | undefined, b: string[]): boolean =>
+  a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
 function list(v: unknown): Obj[] {
   return Array.isArray(v) ? (v as Obj[]) : [];
 }
@@ -165,8 +176,9 @@ export class CaseForm {
     const divisor = msDivisor(this.draft.timeUnit);
     for (const o of list(this.draft.options))
       for (const w of list(o.workloads)) {
-        if (typeof w.serviceTimeRef !== "string") continue;
-        const choice = this.hooks.choices().find((c) => c.ref === w.serviceTimeRef);
+        const refs = refsOf(w);
+        if (!refs) continue;
+        const choice = this.hooks.choices().find((c) => sameRefs(refs, c.refs));
         const old = typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1;
         const ms = choice?.ms ?? (typeof w.serviceTime === "number" ? w.serviceTime * old : undefined);
         delete w.serviceTimeRefDivisor;
@@ -302,7 +314,8 @@ export class CaseForm {
   private serviceTime(w: Obj, p: string, unit: string): HTMLElement {
     const wrap = el("div");
     const choices = this.hooks.choices();
-    const ref = typeof w.serviceTimeRef === "string" ? w.serviceTimeRef : undefined;
+    const refs = refsOf(w);
+    const ref = refs ? (refs.length === 1 ? refs[0] : `AVERAGE(${refs.join(",")})`) : undefined;
     if (choices.length > 0 || ref) {
       const id = this.id();
       const lab = el("label", "Service time from");
@@ -313,18 +326,19 @@ export class CaseForm {
       const typed = el("option", "a number typed here");
       typed.value = "";
       select.append(typed);
-      const known = choices.some((c) => c.ref === ref);
-      for (const c of choices) {
+      const current = choices.findIndex((c) => sameRefs(refs, c.refs));
+      choices.forEach((c, i) => {
         const opt = el("option", `${c.label}: ${c.ms.toPrecision(4)} CPU-ms per IO`);
-        opt.value = c.ref;
+        opt.value = `choice-${i}`;
         select.append(opt);
-      }
-      if (ref && !known) {
+      });
+      if (ref && current < 0) {
+        // A reference from pasted JSON that the workbook's analysis does not offer: kept as is.
         const opt = el("option", ref);
-        opt.value = ref;
+        opt.value = "kept";
         select.append(opt);
       }
-      select.value = ref ?? "";
+      select.value = !ref ? "" : current >= 0 ? `choice-${current}` : "kept";
       const err = el("span", "", "case-field-error");
       err.id = `${id}-error`;
       const divisor = msDivisor(this.draft.timeUnit);
@@ -338,11 +352,12 @@ export class CaseForm {
       }
       select.addEventListener("change", () =>
         this.structural(`${p}.serviceTimeRef`, () => {
-          const choice = choices.find((c) => c.ref === select.value);
+          if (select.value === "kept") return;
+          const choice = choices[Number(select.value.replace(/^choice-/, ""))];
           delete w.serviceTimeRef;
           delete w.serviceTimeRefDivisor;
-          if (choice && divisor !== undefined) {
-            w.serviceTimeRef = choice.ref;
+          if (select.value !== "" && choice && divisor !== undefined) {
+            w.serviceTimeRef = choice.refs.length === 1 ? choice.refs[0] : [...choice.refs];
             if (divisor !== 1) w.serviceTimeRefDivisor = divisor;
             w.serviceTime = choice.ms / divisor;
           }

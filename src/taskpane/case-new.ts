@@ -13,7 +13,7 @@ import { isDomainError } from "../core/errors";
 import { renderWorkbookPlan } from "../excel/render-plan";
 import { runtimeFunctions } from "../excel/sharing-functions";
 import { CpuCostChoice, readCellValues, readCpuCostChoices } from "../excel/case-sources";
-import { CaseForm, Draft } from "./case-form";
+import { CaseForm, Draft, refsOf } from "./case-form";
 import { CASE_EXAMPLES, exampleDraft } from "./case-examples";
 import { byId, el } from "./dom";
 
@@ -61,17 +61,15 @@ export function caseFromText(text: string): { plan: CasePlan } | { error: string
   return "plan" in r ? r : { error: r.error };
 }
 
-/** The workloads whose service time refers to a cell, with their divisor. */
-function references(draft: Draft): { w: Record<string, unknown>; ref: string; divisor: number }[] {
-  const out: { w: Record<string, unknown>; ref: string; divisor: number }[] = [];
+/** The workloads whose service time refers to cells, with those cells and their divisor. */
+function references(draft: Draft): { w: Record<string, unknown>; refs: string[]; divisor: number }[] {
+  const out: { w: Record<string, unknown>; refs: string[]; divisor: number }[] = [];
   for (const o of Array.isArray(draft.options) ? (draft.options as Record<string, unknown>[]) : [])
-    for (const w of Array.isArray(o?.workloads) ? (o.workloads as Record<string, unknown>[]) : [])
-      if (typeof w?.serviceTimeRef === "string")
-        out.push({
-          w,
-          ref: w.serviceTimeRef,
-          divisor: typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1,
-        });
+    for (const w of Array.isArray(o?.workloads) ? (o.workloads as Record<string, unknown>[]) : []) {
+      const refs = w ? refsOf(w) : undefined;
+      if (refs)
+        out.push({ w, refs, divisor: typeof w.serviceTimeRefDivisor === "number" ? w.serviceTimeRefDivisor : 1 });
+    }
   return out;
 }
 
@@ -144,9 +142,10 @@ export function initNewCaseSection(): void {
       const found = await readCpuCostChoices();
       const same = JSON.stringify(found) === JSON.stringify(choices);
       choices = found;
+      const steps = found.filter((c) => c.refs.length === 1).length;
       analysis.textContent =
         found.length > 0
-          ? `An analysis is in this workbook: a workload's service time can refer to its CPU cost per IO (${found.length} step${found.length === 1 ? "" : "s"}).`
+          ? `An analysis is in this workbook: a workload's service time can refer to its CPU cost per IO (${steps} step${steps === 1 ? "" : "s"}).`
           : "";
       if (!same) form.render();
     } catch {
@@ -162,11 +161,15 @@ export function initNewCaseSection(): void {
       // A referenced service time is taken as the cell holds it now (the sheet shows the formula).
       const refs = references(form.draft);
       if (refs.length > 0) {
-        const values = await readCellValues(refs.map((r) => r.ref));
-        refs.forEach((r, i) => {
-          const v = values[i];
-          if (typeof v === "number") r.w.serviceTime = v / r.divisor;
-        });
+        const values = await readCellValues(refs.flatMap((r) => r.refs));
+        let k = 0;
+        for (const r of refs) {
+          const mine = values.slice(k, k + r.refs.length);
+          k += r.refs.length;
+          // As AVERAGE does: the sum in order over the count (a text or empty cell leaves S as it was).
+          if (mine.every((v) => typeof v === "number"))
+            r.w.serviceTime = (mine as number[]).reduce((a, b) => a + b, 0) / mine.length / r.divisor;
+        }
         showJson();
       }
       const parsed = validate();

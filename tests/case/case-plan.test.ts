@@ -245,6 +245,31 @@ describe("the sheet", () => {
     expect(grid.value(row, col)).toBe(9);
   });
 
+  it("averages several referenced cells (the steps of one protocol level)", () => {
+    const json = iopsCase(0.7) as { options: { workloads: Record<string, unknown>[] }[] };
+    Object.assign(json.options[0].workloads[0], {
+      serviceTimeRef: ["'Model'!$J$6", "'Model'!$J$7"],
+      serviceTimeRefDivisor: 1000,
+      serviceTime: (0.07 + 0.092) / 2 / 1000,
+    });
+    const built = casePlanFromJson(json);
+    const cells: Record<string, number> = { "'Model'!J6": 0.07, "'Model'!J7": 0.092 };
+    const grid = new SheetGrid(built.plan.sheets[0], (ref) => cells[ref]);
+    const capacity = built.plan.sheets[0].tables.find((t) => t.name === "Capacity") as TablePlan;
+    expect(capacity.rows[0][3]).toEqual({
+      formula: "AVERAGE('Model'!$J$6,'Model'!$J$7)/1000",
+      result: (0.07 + 0.092) / 2 / 1000,
+    });
+    const { row, col } = parseA1(built.layout.servers[0][0]);
+    // 70,000 IO/s × 81 µs = 5.67 busy cores; at 70 % → ⌈8.1⌉ = 9 (worked by hand).
+    expect(grid.value(row, col)).toBe(9);
+    const bad = structuredClone(json);
+    bad.options[0].workloads[0].serviceTimeRef = ["'Model'!$J$6", "SUM(A1)"];
+    expect(() => casePlanFromJson(bad)).toThrow(
+      "options[0].workloads[0].serviceTimeRef[1]: must be one cell on another sheet such as 'Model'!$F$5",
+    );
+  });
+
   it("names its tables with a prefix when asked (several cases in one workbook)", () => {
     const sheet = casePlanFromJson(example("nfs-vs-fc-70k-iops.json"), { tablePrefix: "Case 2", sheetName: "Case 2" })
       .plan.sheets[0];

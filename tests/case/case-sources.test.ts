@@ -39,25 +39,74 @@ describe("cpuCostChoices", () => {
   const table = model.tables.find((t) => t.name === "Model")!;
   const d = table.columns.findIndex((c) => c.key === "d");
 
-  it("offers the Model table's D cell of each step, with its value, step name and protocol level", () => {
+  it("offers the mean over each protocol level's steps, then the Model table's D cell of each step", () => {
     expect(table.columns[d].header).toBe(CPU_COST_HEADER); // the header the pane looks for
     const choices = cpuCostChoices(plan.sheets.map((s) => asRead(s)));
     const n = tableRowCount(table);
-    expect(choices.length).toBe(n);
-    for (let i = 0; i < n; i++) {
-      const row = tableRow(table, i);
-      expect(choices[i].ref).toBe(`'Model'!$${columnLetter(table.at!.col + d)}$${table.at!.row + 2 + i}`);
-      expect(choices[i].ms).toBe(cellResult(row[d]));
-    }
+    const cells = Array.from(
+      { length: n },
+      (_, i) => `'Model'!$${columnLetter(table.at!.col + d)}$${table.at!.row + 2 + i}`,
+    );
+    const values = Array.from({ length: n }, (_, i) => cellResult(tableRow(table, i)[d]) as number);
+    // Every step of the fixture is labelled protocol=local: one level, all its steps.
+    expect(choices[0]).toEqual({
+      refs: cells,
+      ms: values.reduce((a, b) => a + b, 0) / n,
+      label: `Model: protocol local, mean of ${n} steps`,
+    });
+    expect(choices.slice(1).map((c) => c.refs)).toEqual(cells.map((c) => [c]));
+    expect(choices.slice(1).map((c) => c.ms)).toEqual(values);
     // The first step of the fixture: iogen step 1, named r100-500, labelled protocol=local.
-    expect(choices[0].label).toBe("Model: step 1 (r100-500, protocol local)");
+    expect(choices[1].label).toBe("Model: step 1 (r100-500, protocol local)");
     expect(steps.tables[0].columns.some((c) => c.header === "protocol")).toBe(true);
+  });
+
+  it("gives one mean per protocol level with two or more steps (NFS and FC; a lone iSCSI step only by itself)", () => {
+    const model: ReadSheet = {
+      name: "Model",
+      row: 4,
+      col: 0,
+      values: [
+        ["source", "step", CPU_COST_HEADER],
+        ["a.csv", "1", 0.08],
+        ["a.csv", "2", 0.09],
+        ["a.csv", "3", 0.04],
+        ["a.csv", "4", 0.05],
+        ["a.csv", "5", 0.06],
+      ],
+    };
+    const stepsRead: ReadSheet = {
+      name: "Steps",
+      row: 0,
+      col: 0,
+      values: [
+        ["source", "step", "step name", "category", "protocol"],
+        ["a.csv", "1", "nfs-lo", "overall", "NFS"],
+        ["a.csv", "1", "nfs-lo", "read", "NFS"],
+        ["a.csv", "2", "nfs-hi", "overall", "NFS"],
+        ["a.csv", "3", "fc-lo", "overall", "FC"],
+        ["a.csv", "4", "fc-hi", "overall", "FC"],
+        ["a.csv", "5", "iscsi", "overall", "iSCSI"],
+      ],
+    };
+    const choices = cpuCostChoices([stepsRead, model]);
+    expect(choices.slice(0, 2)).toEqual([
+      { refs: ["'Model'!$C$6", "'Model'!$C$7"], ms: (0.08 + 0.09) / 2, label: "Model: protocol NFS, mean of 2 steps" },
+      { refs: ["'Model'!$C$8", "'Model'!$C$9"], ms: (0.04 + 0.05) / 2, label: "Model: protocol FC, mean of 2 steps" },
+    ]);
+    expect(choices.slice(2).map((c) => c.label)).toEqual([
+      "Model: step 1 (nfs-lo, protocol NFS)",
+      "Model: step 2 (nfs-hi, protocol NFS)",
+      "Model: step 3 (fc-lo, protocol FC)",
+      "Model: step 4 (fc-hi, protocol FC)",
+      "Model: step 5 (iscsi, protocol iSCSI)",
+    ]);
   });
 
   it("follows a second import's sheets (Model (2) with Steps (2)), quoting the name", () => {
     const choices = cpuCostChoices([asRead(model, "Model (2)"), asRead(steps, "Steps (2)")]);
-    expect(choices[0].ref).toMatch(/^'Model \(2\)'!\$[A-Z]+\$\d+$/);
-    expect(choices[0].label).toBe("Model (2): step 1 (r100-500, protocol local)");
+    expect(choices[1].refs[0]).toMatch(/^'Model \(2\)'!\$[A-Z]+\$\d+$/);
+    expect(choices[1].label).toBe("Model (2): step 1 (r100-500, protocol local)");
   });
 
   it("offers nothing without a Model sheet, and skips steps without a positive D", () => {
@@ -66,6 +115,7 @@ describe("cpuCostChoices", () => {
     const header = read.values.findIndex((line) => line.includes(CPU_COST_HEADER));
     const col = read.values[header].indexOf(CPU_COST_HEADER);
     read.values[header + 1][col] = "";
+    // n − 1 steps (no Steps sheet read: no protocol levels).
     expect(cpuCostChoices([read]).length).toBe(tableRowCount(table) - 1);
   });
 });

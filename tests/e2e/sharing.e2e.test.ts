@@ -320,7 +320,7 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const offered = await page.$$eval(`${select} option`, (os) =>
         os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
       );
-      // The Model table's D column, one cell per step, labelled with the step and its protocol.
+      // The Model table's D column, one cell per step.
       const labPlan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
       const model = labPlan.sheets.find((x) => x.name === "Model") as SheetPlan;
       const table = model.tables.find((t) => t.name === "Model")!;
@@ -331,36 +331,54 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         { length: tableRowCount(table) },
         (_, i) => `'Model'!$${dLetter}$${table.at!.row + 2 + i}`,
       );
-      expect(offered.slice(1).map((o) => o.value)).toEqual(dCells);
-      expect(offered[1].text).toMatch(/^Model: step 1 \(r100-500, protocol local\): [\d.]+ CPU-ms per IO$/);
+      // Offered: the mean over the protocol level's steps (every step of the fixture is "local"),
+      // then each step's cell, labelled with the step, its name and its protocol.
+      expect(offered.map((o) => o.text)).toEqual([
+        "a number typed here",
+        expect.stringMatching(/^Model: protocol local, mean of 4 steps: [\d.]+ CPU-ms per IO$/),
+        expect.stringMatching(/^Model: step 1 \(r100-500, protocol local\): [\d.]+ CPU-ms per IO$/),
+        expect.stringMatching(/^Model: step 2 /),
+        expect.stringMatching(/^Model: step 3 /),
+        expect.stringMatching(/^Model: step 4 /),
+      ]);
+      expect(dCells.length).toBe(4);
+      // NFS takes the protocol level's mean, FC the first step's cell.
       await page.selectOption(select, offered[1].value);
+      const fcSelect = '[data-path="options[1].workloads[0].serviceTimeRef"]';
+      await page.selectOption(fcSelect, offered[2].value);
+      // The references shown under the fields wrap: nothing wider than the pane.
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(340);
+      expect(await page.textContent("#case-analysis")).toMatch(/\(4 steps\)\.$/);
       await page.screenshot({ path: path.join(SHOTS, "pane-case.png"), fullPage: true });
       await page.click("#case-build");
       const built = await settled(s, "case-status");
       expect(built.kind).toMatch(/ok/);
 
-      // Where the service time is on the case sheet: the plan of the case the form holds.
+      // Where the service times are on the case sheet: the plan of the case the form holds.
       const draft = JSON.parse(await page.inputValue("#case-json")) as Record<string, unknown>;
       const casePlan = casePlanFromJson(draft, { forExcelAddin: true });
       const capacity = casePlan.plan.sheets[0].tables.find((t) => t.name === "Capacity")!;
-      const sCol = capacity.at!.col + capacity.columns.findIndex((c) => c.key === "service_time");
+      const col = (key: string): number => capacity.at!.col + capacity.columns.findIndex((c) => c.key === key);
       const wb = new Map((await sheets(s)).map((x) => [x.name, new Map(x.cells)] as const));
-      const cell = wb.get("Business case")!.get(`${capacity.at!.row + 1},${sCol}`)!;
-      expect(cell.formula).toBe(`=${offered[1].value}/1000`);
-      const dKey = `${table.at!.row + 1},${table.at!.col + dCol}`;
-      const d = wb.get("Model")!.get(dKey)!.value as number;
-      expect(d).toBe(cellResult(tableRow(table, 0)[dCol]));
-      expect(cell.value).toBe(d / 1000);
+      const caseSheet = wb.get("Business case")!;
+      const nfs = caseSheet.get(`${capacity.at!.row + 1},${col("service_time")}`)!;
+      const fc = caseSheet.get(`${capacity.at!.row + 2},${col("service_time")}`)!;
+      expect(nfs.formula).toBe(`=AVERAGE(${dCells.join(",")})/1000`);
+      expect(fc.formula).toBe(`=${dCells[0]}/1000`);
+      // Their values are the Model cells' (which are the analysis's), as AVERAGE and / compute them.
+      const ds = dCells.map((_, i) => wb.get("Model")!.get(`${table.at!.row + 1 + i},${table.at!.col + dCol}`)!.value);
+      expect(ds).toEqual(Array.from({ length: 4 }, (_, i) => cellResult(tableRow(table, i)[dCol])));
+      const mean = (ds as number[]).reduce((a, b) => a + b, 0) / ds.length;
+      expect(nfs.value).toBe(mean / 1000);
+      expect(fc.value).toBe((ds[0] as number) / 1000);
       // The conclusion line is a live native formula over the Costs table, showing the case's line.
-      const conclusion = wb.get("Business case")!.get("1,0")!;
+      const conclusion = caseSheet.get("1,0")!;
       expect(conclusion.formula).toBe(`=${casePlan.plan.sheets[0].noteFormulas![0].formula}`);
       expect(conclusion.value).toBe(casePlan.plan.sheets[0].notes[1]);
-      // The cores that follow from it (utilization target 1): max(⌈λS⌉, ⌊λS⌋ + 1), worked here.
-      const load = 70000 * (d / 1000);
-      const servers = wb
-        .get("Business case")!
-        .get(`${capacity.at!.row + 1},${capacity.at!.col + capacity.columns.findIndex((c) => c.key === "servers")}`)!;
-      expect(servers.value).toBe(Math.max(Math.ceil(load), Math.floor(load) + 1));
+      // The cores that follow (utilization target 1): max(⌈λS⌉, ⌊λS⌋ + 1), worked here.
+      const cores = (s: number): number => Math.max(Math.ceil(70000 * s), Math.floor(70000 * s) + 1);
+      expect(caseSheet.get(`${capacity.at!.row + 1},${col("servers")}`)!.value).toBe(cores(mean / 1000));
+      expect(caseSheet.get(`${capacity.at!.row + 2},${col("servers")}`)!.value).toBe(cores((ds[0] as number) / 1000));
       expect(s.consoleErrors).toEqual([]);
     } finally {
       await s.close();
