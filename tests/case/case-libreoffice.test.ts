@@ -13,7 +13,6 @@
  * Needs LibreOffice (`soffice`); .ci/run installs it. Without it the test fails under CI=true
  * and is skipped, saying so, elsewhere.
  */
-import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -24,56 +23,15 @@ import { CellValue, cellResult, WorkbookPlan } from "../../src/analysis/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { npv } from "../../src/core/npv";
 import { parseA1 } from "./sheet-eval";
+import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "./libreoffice";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 const FILES = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".json"));
-
-function findSoffice(): string | undefined {
-  for (const p of ["/usr/bin/soffice", "/usr/bin/libreoffice", "/usr/local/bin/soffice"])
-    if (fs.existsSync(p)) return p;
-  return undefined;
-}
 const SOFFICE = findSoffice();
 const ON_CI = process.env.CI === "true";
 const describeLo = SOFFICE || ON_CI ? describe : describe.skip;
 if (!SOFFICE && !ON_CI)
   console.warn("case-libreoffice: soffice not installed; skipped (CI installs libreoffice-calc-nogui)");
-
-/** A CSV line split into fields (RFC 4180 quoting, as LibreOffice writes it). */
-function csvRows(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = "";
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else field += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ",") {
-      row.push(field);
-      field = "";
-    } else if (ch === "\n") {
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = "";
-    } else if (ch !== "\r") field += ch;
-  }
-  if (field !== "" || row.length > 0) rows.push([...row, field]);
-  return rows;
-}
-
-/** A CSV field as a number: "0.6", "60%" (raw values, shown with % for percent formats). */
-function csvNumber(field: string): number {
-  const m = /^(-?[\d.]+(?:E[-+]?\d+)?)(%?)$/i.exec(field.trim());
-  if (!m) return NaN;
-  return m[2] ? Number(m[1]) / 100 : Number(m[1]);
-}
 
 /** Every number the sheet plan shows, by 0-based sheet position. */
 function plannedNumbers(plan: WorkbookPlan): Map<string, number> {
@@ -139,48 +97,19 @@ describeLo("caplab case output in LibreOffice", () => {
       fs.writeFileSync(path.join(dir, `${base}.rate5.xlsx`), await renderXlsx(stripped(plan.plan, 0.05)));
       xlsx.push(out, path.join(dir, `${base}.stripped.xlsx`), path.join(dir, `${base}.rate5.xlsx`));
     }
-    // A private profile that makes Calc recalculate every formula of an .xlsx on load.
-    const profile = path.join(dir, "profile");
-    fs.mkdirSync(path.join(profile, "user"), { recursive: true });
-    fs.writeFileSync(
-      path.join(profile, "user", "registrymodifications.xcu"),
-      `<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse"><value>0</value></prop></item>
-</oor:items>
-`,
-    );
+    const profile = recalculatingProfile(dir);
     const outDir = path.join(dir, "csv");
-    execFileSync(
-      SOFFICE,
-      [
-        `-env:UserInstallation=file://${profile}`,
-        "--headless",
-        "--convert-to",
-        // UTF-8, comma, double quotes; raw values (not as shown), every sheet.
-        "csv:Text - txt - csv (StarCalc):44,34,76,1,,0,false,true,false,false,false,-1",
-        "--outdir",
-        outDir,
-        ...xlsx,
-      ],
-      { stdio: "pipe", timeout: 180_000 },
-    );
+    convert(SOFFICE, profile, "csv", outDir, xlsx);
     for (const f of fs.readdirSync(outDir)) {
       csv.set(f.replace(/-Business case\.csv$/, ""), csvRows(fs.readFileSync(path.join(outDir, f), "utf8")));
     }
     // Calc reads the native chart and writes it back out when it saves the workbook again.
-    execFileSync(
+    convert(
       SOFFICE,
-      [
-        `-env:UserInstallation=file://${profile}`,
-        "--headless",
-        "--convert-to",
-        "xlsx:Calc MS Excel 2007 XML",
-        "--outdir",
-        path.join(dir, "resaved"),
-        ...FILES.map((f) => path.join(dir, f.replace(/\.json$/, ".xlsx"))),
-      ],
-      { stdio: "pipe", timeout: 180_000 },
+      profile,
+      "xlsx",
+      path.join(dir, "resaved"),
+      FILES.map((f) => path.join(dir, f.replace(/\.json$/, ".xlsx"))),
     );
   }, 200_000);
 

@@ -8,12 +8,15 @@
  * - the originals are unchanged (cells, formats, charts), charts come along in the copies;
  * - the "Frozen formulas" sheet lists each frozen cell with its formula;
  * - the file given to Excel.createWorkbook (unzipped here) has no `_xldudf_` name, no CAPLAB.
- *   formula, no web-extension (add-in) or task-pane part, and the copies' values.
+ *   formula, no web-extension (add-in) or task-pane part, the copies' values and charts; and
+ *   LibreOffice Calc (when installed; required under CI=true) recalculates it to the same values
+ *   and conclusion line and reads its charts.
  * And the case form's use of an analysis: a workload's service time taken by reference from the
  * Model sheet's CPU cost per IO.
  * Leaves docs/screenshots/pane-share.png and docs/screenshots/pane-case.png.
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
@@ -23,6 +26,7 @@ import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import { cellResult, CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
 import { planCells } from "../case/sheet-eval";
+import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 import type { FakeCell, FakeWorkbook } from "../excel/fake-excel";
 
 const FILES = [
@@ -31,6 +35,7 @@ const FILES = [
 ].map((f) => path.join(ROOT, f));
 const CASE = path.join(ROOT, "examples/merging-helpdesks.json");
 const SHOTS = path.join(ROOT, "docs/screenshots");
+const SOFFICE = findSoffice();
 jest.setTimeout(240_000);
 
 interface SheetData {
@@ -286,6 +291,38 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
           if (byName.get(ws.name)!.errors.includes(key)) expect(shown(got)).toBe(c.value);
           if (!near(got, c.value))
             throw new Error(`${ws.name}!${a1(key)} exported ${JSON.stringify(v)}, copy ${c.value}`);
+        }
+      }
+      // Another program opens it: LibreOffice Calc recalculates it (values as in the copies, the
+      // conclusion line built again by its live formula) and reads the charts (it saves them again).
+      if (SOFFICE || process.env.CI === "true") {
+        if (!SOFFICE)
+          throw new Error("soffice (LibreOffice) is not installed: .ci/run installs libreoffice-calc-nogui");
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-shared-lo-"));
+        try {
+          const xlsx = path.join(dir, "shared.xlsx");
+          fs.writeFileSync(xlsx, file);
+          const profile = recalculatingProfile(dir);
+          convert(SOFFICE, profile, "csv", path.join(dir, "csv"), [xlsx]);
+          convert(SOFFICE, profile, "xlsx", path.join(dir, "resaved"), [xlsx]);
+          for (const copy of copies) {
+            const grid = csvRows(fs.readFileSync(path.join(dir, "csv", `shared-${copy.name}.csv`), "utf8"));
+            for (const [key, c] of copy.cells) {
+              const [r, col] = key.split(",").map(Number);
+              const got = grid[r]?.[col] ?? "";
+              const same = typeof c.value === "number" ? near(csvNumber(got), c.value) : got === String(c.value);
+              if (!same)
+                throw new Error(`LibreOffice: ${copy.name}!${a1(key)} shows ${got}, the copy ${String(c.value)}`);
+            }
+          }
+          const caseCsv = csvRows(fs.readFileSync(path.join(dir, "csv", "shared-Business case (shared).csv"), "utf8"));
+          expect(caseCsv[1][0]).toBe(casePlan.plan.sheets[0].notes[1]);
+          const resaved = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "resaved", "shared.xlsx")));
+          expect(Object.keys(resaved.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n)).length).toBe(
+            chartFiles.length,
+          );
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
         }
       }
       expect(s.consoleErrors).toEqual([]);
