@@ -163,8 +163,9 @@ interface ConclusionCells {
  * {@link conclusion} as a native Excel formula over the Costs table, so the line follows the inputs:
  * the same words, the same choice of options (the first lowest net present cost, as MATCH finds
  * it) and the same rounding ({@link money}: whole units, grouped; {@link percent}: two decimals at
- * most). No LET or TEXTJOIN, so Excel 2016 and LibreOffice read it. TEXT's "#,##0" groups with
- * the reader's thousands separator.
+ * most). No LET or TEXTJOIN, so Excel 2016 and LibreOffice read it. TEXT reads "#,##0" in the
+ * reader's locale: where "," is not the thousands separator, a recalculated line may group the
+ * figures differently from the cached text.
  */
 function conclusionFormula(input: CaseInput, at: ConclusionCells): string {
   const n = input.options.length;
