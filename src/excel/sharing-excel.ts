@@ -21,7 +21,7 @@
  */
 import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "./sharing";
 import { isErrorValue, Scalar } from "./sharing-eval";
-import type { ExportChart } from "./sharing-export";
+import type { ExportChart, ExportSheet } from "./sharing-export";
 
 /** Sheets above this many used cells are not read (a million-row Subintervals sheet). */
 export const MAX_SCAN_CELLS = 200_000;
@@ -313,14 +313,42 @@ async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet
   );
 }
 
+/** What the export opened. */
+export interface ExportResult {
+  /** Size of the file in bytes. */
+  bytes: number;
+  /** Charts written into it. */
+  charts: number;
+  /** Charts not carried, and why (empty when all were). */
+  chartsLeftOut: string[];
+}
+
+/** Reads the sheets' charts in a request of its own: a chart Excel cannot describe costs only the charts. */
+async function chartsOf(sheetNames: string[]): Promise<{ charts: ExportChart[][]; problem?: string }> {
+  if (!Office.context.requirements.isSetSupported("ExcelApi", "1.15"))
+    return { charts: sheetNames.map(() => []), problem: "reading charts needs ExcelApi 1.15" };
+  try {
+    return {
+      charts: await Excel.run((context) =>
+        readCharts(
+          context,
+          sheetNames.map((n) => context.workbook.worksheets.getItem(n)),
+        ),
+      ),
+    };
+  } catch (e) {
+    return { charts: sheetNames.map(() => []), problem: `the charts could not be read (${(e as Error).message})` };
+  }
+}
+
 /**
  * Opens a new workbook with the given sheets (normally the copies made by
- * {@link prepareForSharing}) as values and native formulas only.
+ * {@link prepareForSharing}) as values and native formulas only, with their charts.
  *
  * @param sheetNames - the sheets to export, in order
  * @param title - the new workbook's title
  * @param open - opens the file (default `Excel.createWorkbook`); tests pass their own
- * @returns the size of the file in bytes
+ * @returns the size of the file and what became of the charts
  * @throws Error when the host lacks ExcelApi 1.8, a sheet does not exist, or a sheet still has a
  *   Capacity Lab formula
  */
@@ -328,7 +356,7 @@ export async function exportValuesOnlyWorkbook(
   sheetNames: string[],
   title: string,
   open: (base64: string) => Promise<void> = (b) => Excel.createWorkbook(b),
-): Promise<number> {
+): Promise<ExportResult> {
   requireSet("1.8", "Export a values-only workbook");
   const sheets = await Excel.run(async (context) => {
     const read = sheetNames.map((name) => {
@@ -347,11 +375,7 @@ export async function exportValuesOnlyWorkbook(
       });
     });
     await context.sync();
-    const charts = await readCharts(
-      context,
-      read.map((r) => r.ws),
-    );
-    return read.map(({ name, used }, k) =>
+    return read.map(({ name, used }, k): ExportSheet =>
       used.isNullObject
         ? { name, row: 0, col: 0, formulas: [], values: [] }
         : {
@@ -364,12 +388,17 @@ export async function exportValuesOnlyWorkbook(
             numberFormat: used.numberFormat as string[][],
             // Excel gives points; a character of the default font is about 7 points wide.
             columnWidths: widths[k].map((f) => f.columnWidth / 7),
-            charts: charts[k],
           },
     );
   });
-  const { valuesOnlyWorkbook, toBase64 } = await import("./sharing-export");
+  const { charts, problem } = await chartsOf(sheetNames);
+  sheets.forEach((sheet, k) => (sheet.charts = charts[k]));
+  const { valuesOnlyWorkbook, toBase64, exportedCharts } = await import("./sharing-export");
   const bytes = await valuesOnlyWorkbook(sheets, title);
   await open(toBase64(bytes));
-  return bytes.length;
+  const counted = exportedCharts(sheets);
+  const chartsLeftOut = problem ? [problem] : [];
+  if (counted.leftOut > 0)
+    chartsLeftOut.push(`${counted.leftOut} chart${counted.leftOut === 1 ? " draws" : "s draw"} a sheet not exported`);
+  return { bytes: bytes.length, charts: counted.written, chartsLeftOut };
 }

@@ -74,7 +74,8 @@ function chartParts(sheet: ExportSheet, exported: Set<string>): { parts: string[
       x: exportedRange(s.xRef, exported),
       y: exportedRange(s.yRef, exported),
     }));
-    if (series.length === 0 || series.some((r) => !r.x || !r.y)) {
+    if (series.length === 0) continue; // nothing to draw
+    if (series.some((r) => !r.x || !r.y)) {
       left++;
       continue;
     }
@@ -195,6 +196,22 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
     col: 0,
   }));
   return insertCharts(out, placements);
+}
+
+/**
+ * How many of the sheets' charts {@link valuesOnlyWorkbook} writes, and how many it leaves out
+ * (those that draw a sheet not exported).
+ */
+export function exportedCharts(sheets: ExportSheet[]): { written: number; leftOut: number } {
+  const exported = new Set(sheets.map((x) => x.name.toLowerCase()));
+  let written = 0;
+  let leftOut = 0;
+  for (const sheet of sheets) {
+    const { parts, left } = chartParts(sheet, exported);
+    written += parts.length;
+    leftOut += left;
+  }
+  return { written, leftOut };
 }
 
 /** Base64 of bytes, as `Excel.createWorkbook` takes them (chunked: no call-stack limit on large files). */

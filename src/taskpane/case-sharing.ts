@@ -106,9 +106,11 @@ export function initSharingSection(): void {
     busy(true);
     say("Writing the values-only workbook…", "info");
     try {
-      const bytes = await exportValuesOnlyWorkbook(copies, "Shared from Capacity Lab");
+      const r = await exportValuesOnlyWorkbook(copies, "Shared from Capacity Lab");
+      const charts = r.charts > 0 ? ` and ${r.charts} chart${r.charts === 1 ? "" : "s"}` : "";
+      const left = r.chartsLeftOut.length > 0 ? ` Not carried: ${r.chartsLeftOut.join("; ")}.` : "";
       say(
-        `Opened a new workbook with ${copies.length} sheet(s) (${Math.round(bytes / 1024)} KB): save it and send it.`,
+        `Opened a new workbook with ${copies.length} sheet(s)${charts} (${Math.round(r.bytes / 1024)} KB): save it and send it.${left}`,
         "ok",
       );
     } catch (e) {

@@ -33,15 +33,28 @@ function workbook(excelApiMinor = 17): FakeWorkbook {
   model.cell(1, 0).value = 0.5;
   const s = new FakeSheet("Business case");
   wb.sheets.push(model, s);
-  s.charts.push({
-    type: "XYScatterLines",
-    seriesBy: "Columns",
-    title: "Cumulative discounted cost",
-    xTitle: "Year",
-    yTitle: "£",
-    position: [],
-    series: [],
+  // Two charts: one over the case's cells, one over the Model sheet (not exported with the copy).
+  const series = (sheetName: string) => ({
+    name: "Two sites",
+    chartType: "XYScatterLines",
+    x: [0, 1],
+    y: [1, 2],
+    xRef: `${sheetName}!A1:A2`,
+    yRef: `${sheetName}!B1:B2`,
   });
+  for (const [title, on] of [
+    ["Cumulative discounted cost", "Business case"],
+    ["Utilization", "Model"],
+  ])
+    s.charts.push({
+      type: "XYScatterLines",
+      seriesBy: "Columns",
+      title,
+      xTitle: "Year",
+      yTitle: "£",
+      position: [],
+      series: [series(on)],
+    });
   snap.formulas.forEach((line, r) =>
     line.forEach((f, c) => {
       if (f === "" || f === null) return;
@@ -89,7 +102,7 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
     expect(state(original)).toBe(before); // original untouched
     const copy = sheet(wb, "Business case (shared)");
     expect(caplabFormulas(copy)).toBe(0);
-    expect(copy.charts.map((c) => c.title)).toEqual(["Cumulative discounted cost"]); // Worksheet.copy keeps charts
+    expect(copy.charts.map((c) => c.title)).toEqual(["Cumulative discounted cost", "Utilization"]); // Worksheet.copy keeps charts
     // Every cell shows what the original shows; the hostile label is still text.
     for (const [k, c] of original.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
     const label = [...copy.cells.values()].find((c) => c.value === '=HYPERLINK("http://x","two sites")');
@@ -141,11 +154,18 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
   it("exports the copy as a new workbook with no _xldudf_, no CAPLAB formula and no web-extension part", async () => {
     const wb = workbook();
     const report = await prepareForSharing();
-    const size = await exportValuesOnlyWorkbook(
+    const {
+      bytes: size,
+      charts,
+      chartsLeftOut,
+    } = await exportValuesOnlyWorkbook(
       report.copies.map((c) => c.copy),
       "Business case",
     );
     expect(wb.created.length).toBe(1);
+    // The chart over the copy's cells is carried (its ranges now on the copy); the other is not.
+    expect(charts).toBe(1);
+    expect(chartsLeftOut).toEqual(["1 chart draws a sheet not exported"]);
     const bytes = Buffer.from(wb.created[0], "base64");
     expect(bytes.length).toBe(size);
     const zip = await JSZip.loadAsync(bytes);

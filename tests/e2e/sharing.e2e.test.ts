@@ -254,6 +254,11 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const copies = withCaplab.map((n) => byName.get(`${n} (shared)`)!);
       expect(chartFiles.length).toBe(copies.reduce((a, c) => a + c.charts.length, 0));
       expect(chartFiles.length).toBeGreaterThan(0);
+      expect(exported.text).toMatch(
+        new RegExp(
+          `^Opened a new workbook with 3 sheet\\(s\\) and ${chartFiles.length} charts \\(\\d+ KB\\): save it and send it\\.$`,
+        ),
+      );
       const titles: string[] = [];
       for (const f of chartFiles) {
         const chartXml = (await zip.file(f)!.async("string")).replace(/&apos;/g, "'");
