@@ -23,8 +23,13 @@ import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, She
 import { isErrorValue, Scalar } from "./sharing-eval";
 import type { ExportChart, ExportSheet } from "./sharing-export";
 
-/** Sheets above this many used cells are not read (a million-row Subintervals sheet). */
-export const MAX_SCAN_CELLS = 200_000;
+/**
+ * Sheets above this many used cells are not read (a large Subintervals sheet). Each sheet is read
+ * in a request of its own, and Excel on the web refuses a response over 5 MB
+ * (`ResponsePayloadSizeLimitExceeded`, docs/concepts/resource-limits-and-performance-optimization.md):
+ * 100,000 cells of formulas, values, value types and number formats is about 4.5 MB of JSON.
+ */
+export const MAX_SCAN_CELLS = 100_000;
 /** Sheet-name limit in Excel. */
 const MAX_SHEET_NAME = 31;
 export const FROZEN_SHEET = "Frozen formulas";
@@ -97,8 +102,10 @@ async function readSheets(context: Excel.RequestContext): Promise<{ snapshots: S
     }
     r.load("formulas,values,valueTypes");
     reads.push({ name: ws.name, r });
+    // One sheet per request: the responses of several sheets together could pass 5 MB on the web.
+    // eslint-disable-next-line office-addins/no-context-sync-in-loop -- deliberate (see MAX_SCAN_CELLS)
+    await context.sync();
   }
-  await context.sync();
   return {
     snapshots: reads.map(({ name, r }) => ({
       name,
@@ -359,13 +366,16 @@ export async function exportValuesOnlyWorkbook(
 ): Promise<ExportResult> {
   requireSet("1.8", "Export a values-only workbook");
   const sheets = await Excel.run(async (context) => {
-    const read = sheetNames.map((name) => {
+    const read: { name: string; ws: Excel.Worksheet; used: Excel.Range }[] = [];
+    for (const name of sheetNames) {
       const ws = context.workbook.worksheets.getItem(name);
       const used = ws.getUsedRangeOrNullObject();
       used.load("rowIndex,columnIndex,formulas,values,valueTypes,numberFormat,columnCount");
-      return { name, ws, used };
-    });
-    await context.sync();
+      read.push({ name, ws, used });
+      // One sheet per request (each within MAX_SCAN_CELLS): a response over 5 MB is refused on the web.
+      // eslint-disable-next-line office-addins/no-context-sync-in-loop -- deliberate (see MAX_SCAN_CELLS)
+      await context.sync();
+    }
     const widths = read.map(({ ws, used }) => {
       if (used.isNullObject) return [];
       return Array.from({ length: used.columnIndex + used.columnCount }, (_, j) => {
