@@ -116,7 +116,8 @@ interface PageRecord {
   ticks: number[];
   maxBeatGap: number;
   maxFrameGap: number;
-  longTasks: number[];
+  /** [start, duration] of each task over 50 ms. */
+  longTasks: [number, number][];
   heap: number;
 }
 
@@ -148,7 +149,7 @@ const RECORDER = `(() => {
   requestAnimationFrame(frame);
   try {
     new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) b.longTasks.push(e.duration);
+      for (const e of list.getEntries()) b.longTasks.push([e.startTime, e.duration]);
     }).observe({ type: "longtask" });
   } catch (e) {
     // longtask entries not supported: the heartbeat still measures
@@ -166,6 +167,8 @@ interface RunResult {
   maxBeatGap: number;
   maxFrameGap: number;
   longestTask: number;
+  /** What the progress label said when the longest task began. */
+  longestTaskDuring: string;
   heap: number;
   memory: MemoryPeaks;
   /** The same figures for the pane loaded and idle, before the file is given. */
@@ -238,6 +241,7 @@ async function run(url: string, file: string, limit: number): Promise<RunResult>
     });
     const base = rec.labels.map(([t]) => t);
     const times = [...base, ...rec.ticks].sort((a, b) => a - b);
+    const longest = rec.longTasks.reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0]);
     const firstWrite = rec.labels.find(([, text]) => text.startsWith("Writing sheet"))?.[0] ?? t2;
     return {
       limit,
@@ -249,7 +253,8 @@ async function run(url: string, file: string, limit: number): Promise<RunResult>
       maxProgressGap: longestGap(base, t0, t2),
       maxBeatGap: rec.maxBeatGap,
       maxFrameGap: rec.maxFrameGap,
-      longestTask: Math.max(0, ...rec.longTasks),
+      longestTask: longest[1],
+      longestTaskDuring: rec.labels.filter(([t]) => t <= longest[0]).at(-1)?.[1] ?? "",
       heap: rec.heap,
       memory: peaks,
       idle,
@@ -310,9 +315,11 @@ function report(rows: number, bytes: number, results: RunResult[], limits: numbe
   lines.push("");
   for (const limit of limits) {
     const r = results.find((x) => x.limit === limit) as RunResult;
+    const worst = results.filter((x) => x.limit === limit).reduce((a, b) => (b.longestTask > a.longestTask ? b : a));
     lines.push(
       `- ${fmt(limit)}: sheets ${r.sheets.join(", ")}; Steps ${fmt(r.stepsRows)} rows, Subintervals ${fmt(r.subintervalRows)} rows; ` +
-        `${r.charts} charts; requests refused ${r.refused}. ` +
+        `${r.charts} charts; requests refused ${r.refused}; the longest task (${ms(worst.longestTask)} ms) began during ` +
+        `“${worst.longestTaskDuring}”. ` +
         (r.summaryWarning
           ? `Summary sheet warning: “${r.summaryWarning.slice(0, 160)}…”`
           : "No rows left out (no warning)."),

@@ -85,8 +85,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const steps = stepsSheet(data, main);
   const model = modelSheet(main);
   const fit = fitSheet(main, data.labelColumns, response, options.response !== undefined, steps.table);
-  stage("the Subintervals table");
-  const sub = subintervalsSheet(data, maxRows, warnings);
+  const sub = subintervalsSheet(data, maxRows, warnings, stage);
   const cat = categoriesSheet(
     data,
     data.steps.filter((s) => !overall(s)),

@@ -12,8 +12,14 @@ import { ColumnarSpec, F, MAX_SERIES, SheetBuilder } from "./sheet-builder";
  *
  * @param maxRows - most rows written (a warning says how many were left out)
  * @param warnings - receives the warnings about rows or series left out
+ * @param onStage - told as each column and the charts are made (a million rows take a while)
  */
-export function subintervalsSheet(data: LabData, maxRows: number, warnings: string[]): SheetPlan | null {
+export function subintervalsSheet(
+  data: LabData,
+  maxRows: number,
+  warnings: string[],
+  onStage: (stage: string) => void = () => undefined,
+): SheetPlan | null {
   const totalSub = data.subintervals.reduce((s, seg) => s + seg.length, 0);
   const subCols = new SubintervalColumns(data.subintervals, maxRows);
   if (totalSub > maxRows) {
@@ -34,46 +40,54 @@ export function subintervalsSheet(data: LabData, maxRows: number, warnings: stri
       keep,
       data: () => subCols.number(c),
     });
+    const specs: ColumnarSpec[] = [
+      { key: "source", header: "source", numFmt: F.text, keep: true, data: () => subCols.source() },
+      { key: "host", header: "host", numFmt: F.text, data: () => subCols.text((t) => t.text.host) },
+      { key: "step", header: "step", numFmt: F.text, keep: true, data: () => subCols.step() },
+      { key: "step_name", header: "step name", numFmt: F.text, data: () => subCols.text((t) => t.text.step_name) },
+      {
+        key: "subinterval",
+        header: "subinterval",
+        numFmt: F.int,
+        keep: true,
+        data: () => subCols.number("subinterval", 0),
+      },
+      { key: "phase", header: "phase", numFmt: F.text, keep: true, data: () => subCols.text((t) => t.text.phase) },
+      {
+        key: "category",
+        header: "category",
+        numFmt: F.text,
+        keep: true,
+        data: () => subCols.text((t) => t.text.category),
+      },
+      v("start_s", "start s", "0.000"),
+      v("seconds", "seconds", "0.000"),
+      v("target_iops", "target IOPS", F.iops),
+      v("iops", "IOPS", F.iops, true),
+      v("mb_s", "MB/s", F.mbs),
+      v("service_ms_avg", "service avg ms", F.ms),
+      v("service_ms_p99", "service p99 ms", F.ms),
+      v("response_ms_avg", "response avg ms", F.ms),
+      v("response_ms_p99", "response p99 ms", F.ms),
+      v("avg_in_flight", "avg in flight", F.ratio),
+      v("late_ios", "late IOs", F.int),
+      v("errors", "IO errors", F.int),
+      v("cpu_busy_pct", "CPU busy %", F.pct),
+      v("cpu_iowait_pct", "CPU iowait %", F.pct),
+      v("iogen_cpu_pct", "iogen CPU %", F.pct),
+    ];
     sub.columnarTable(
       "Subintervals",
-      [
-        { key: "source", header: "source", numFmt: F.text, keep: true, data: () => subCols.source() },
-        { key: "host", header: "host", numFmt: F.text, data: () => subCols.text((t) => t.text.host) },
-        { key: "step", header: "step", numFmt: F.text, keep: true, data: () => subCols.step() },
-        { key: "step_name", header: "step name", numFmt: F.text, data: () => subCols.text((t) => t.text.step_name) },
-        {
-          key: "subinterval",
-          header: "subinterval",
-          numFmt: F.int,
-          keep: true,
-          data: () => subCols.number("subinterval", 0),
+      specs.map((spec, i) => ({
+        ...spec,
+        data: () => {
+          onStage(`the Subintervals table, column ${i + 1} of ${specs.length}`);
+          return spec.data();
         },
-        { key: "phase", header: "phase", numFmt: F.text, keep: true, data: () => subCols.text((t) => t.text.phase) },
-        {
-          key: "category",
-          header: "category",
-          numFmt: F.text,
-          keep: true,
-          data: () => subCols.text((t) => t.text.category),
-        },
-        v("start_s", "start s", "0.000"),
-        v("seconds", "seconds", "0.000"),
-        v("target_iops", "target IOPS", F.iops),
-        v("iops", "IOPS", F.iops, true),
-        v("mb_s", "MB/s", F.mbs),
-        v("service_ms_avg", "service avg ms", F.ms),
-        v("service_ms_p99", "service p99 ms", F.ms),
-        v("response_ms_avg", "response avg ms", F.ms),
-        v("response_ms_p99", "response p99 ms", F.ms),
-        v("avg_in_flight", "avg in flight", F.ratio),
-        v("late_ios", "late IOs", F.int),
-        v("errors", "IO errors", F.int),
-        v("cpu_busy_pct", "CPU busy %", F.pct),
-        v("cpu_iowait_pct", "CPU iowait %", F.pct),
-        v("iogen_cpu_pct", "iogen CPU %", F.pct),
-      ],
+      })),
       subCols.length,
     );
+    onStage("the Subintervals charts");
     sub.charts.push(...timeSeriesCharts(data, subCols, warnings));
     return sub.sheet();
   }

@@ -10,7 +10,7 @@
  * Formula injection: a string that begins with =, +, -, @, tab or CR (or that Excel would turn
  * into a number or date) gets number format "@" (text) in the same request *before* its value.
  */
-import { CellValue, ColumnPlan, TablePlan, tableRow, tableRowCount } from "../analysis/plan";
+import { CellValue, ColumnPlan, TablePlan, tableCell, tableRowCount } from "../analysis/plan";
 
 /** Largest serialized payload per sync we aim for (Excel on the web refuses 5 MB). */
 export const MAX_REQUEST_BYTES = 4_000_000;
@@ -49,20 +49,36 @@ export interface ExcelCell {
  * excelCell("=HYPERLINK(1)", "General", false) // => { value: "=HYPERLINK(1)", format: "@", formula: null }
  */
 export function excelCell(cell: CellValue, numFmt: string, addinFormulas: boolean): ExcelCell {
-  if (cell === null) return { value: "", format: numFmt, formula: null };
-  if (typeof cell === "string")
-    return { value: cell, format: numFmt === "@" || needsTextFormat(cell) ? "@" : numFmt, formula: null };
-  if (typeof cell === "number" || typeof cell === "boolean") return { value: cell, format: numFmt, formula: null };
-  if ("error" in cell) return { value: "", format: numFmt, formula: `=${errorFormula(cell.error)}` };
-  const result = cell.result === null ? "" : cell.result;
-  const text = "addinFormula" in cell ? cell.addinFormula : cell.formula;
-  const live = !isAddinFormula(text) || addinFormulas;
-  // The computed result is written as the value (so a reader of the values sees it even before
-  // Excel recalculates); the formula replaces it in the same request.
-  const value = result;
-  const format =
-    typeof result === "string" && needsTextFormat(result) && !live ? "@" : numFmt === "@" ? "General" : numFmt;
-  return { value, format, formula: live ? `=${text}` : null };
+  return excelCellInto({ value: "", format: numFmt, formula: null }, cell, numFmt, addinFormulas);
+}
+
+/**
+ * {@link excelCell} into an existing object (returned): the block writer converts millions of
+ * cells, and a fresh object per cell is garbage the pane's thread must collect.
+ */
+function excelCellInto(out: ExcelCell, cell: CellValue, numFmt: string, addinFormulas: boolean): ExcelCell {
+  out.formula = null;
+  out.format = numFmt;
+  if (cell === null) out.value = "";
+  else if (typeof cell === "string") {
+    out.value = cell;
+    if (numFmt === "@" || needsTextFormat(cell)) out.format = "@";
+  } else if (typeof cell === "number" || typeof cell === "boolean") out.value = cell;
+  else if ("error" in cell) {
+    out.value = "";
+    out.formula = `=${errorFormula(cell.error)}`;
+  } else {
+    const result = cell.result === null ? "" : cell.result;
+    const text = "addinFormula" in cell ? cell.addinFormula : cell.formula;
+    const live = !isAddinFormula(text) || addinFormulas;
+    // The computed result is written as the value (so a reader of the values sees it even before
+    // Excel recalculates); the formula replaces it in the same request.
+    out.value = result;
+    if (typeof result === "string" && needsTextFormat(result) && !live) out.format = "@";
+    else if (numFmt === "@") out.format = "General";
+    out.formula = live ? `=${text}` : null;
+  }
+  return out;
 }
 
 /** Formula that yields an Excel error value (errors cannot be written through Range.values). */
@@ -116,17 +132,24 @@ export function* rowBlocks(
   const n = tableRowCount(table);
   const fmts = table.columns.map((c: ColumnPlan) => c.numFmt ?? "General");
   let block: RowBlock = { first: start, values: [], formats: [], formulas: [], bytes: 2 };
+  const cell: ExcelCell = { value: "", format: "General", formula: null };
+  const textBytes = new Map<string, number>();
   for (let r = start; r < n; r++) {
-    const row = tableRow(table, r);
     const values: (number | string | boolean)[] = [];
     const formats: string[] = [];
     let bytes = 6;
     for (let c = 0; c < fmts.length; c++) {
-      const cell = excelCell(row[c] ?? null, fmts[c], addinFormulas);
+      excelCellInto(cell, tableCell(table, r, c) ?? null, fmts[c], addinFormulas);
       values.push(cell.value);
       formats.push(cell.format);
-      // Exact JSON length of the value and the format, plus their separators.
-      bytes += (typeof cell.value === "string" ? JSON.stringify(cell.value).length : String(cell.value).length) + 1;
+      // Exact JSON length of the value and the format, plus their separators (a text's, once per text).
+      const v = cell.value;
+      let vBytes = typeof v === "string" ? textBytes.get(v) : String(v).length;
+      if (vBytes === undefined) {
+        vBytes = JSON.stringify(v).length;
+        if (textBytes.size < 100_000) textBytes.set(v as string, vBytes);
+      }
+      bytes += vBytes + 1;
       bytes += cell.format.length + 3;
       if (cell.formula !== null) {
         block.formulas.push({ row: r - block.first, col: c, formula: cell.formula });

@@ -518,6 +518,9 @@ class Context {
     }
     for (const op of ops) op.apply();
     await calculate(this.book);
+    // Excel applies and calculates a request in its own process; here that runs in the page, so
+    // answer in a task of its own rather than in the one the caller continues in (its next request).
+    await new Promise<void>((resolve) => setTimeout(resolve, 0));
   }
 }
 
