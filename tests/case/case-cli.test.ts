@@ -2,36 +2,27 @@
  * `caplab case` through its module entry point (the code bin/caplab.js runs), output captured;
  * files go to a fresh temporary directory per test.
  */
-import ExcelJS from "exceljs";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
+import { readWorkbook, runCli, useTempDir } from "../helpers/cli";
 import { run } from "../../src/cli/commands/case";
 import { main } from "../../src/cli/main";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 const STORAGE = path.join(EXAMPLES, "storage-replacement.json");
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
-
+const cli = (args: string[]) => runCli(run, args);
+const tempDir = useTempDir("caplab-case-");
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-case-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 
 describe("caplab case", () => {
   it("is a caplab command with help", async () => {
-    let out = "";
-    expect(await main(["--help"], { out: (t) => (out += t), err: () => undefined })).toBe(0);
-    expect(out).toMatch(/^ {2}case {7}Build a costed business case/m);
+    const top = await runCli(main, ["--help"]);
+    expect(top.code).toBe(0);
+    expect(top.out).toMatch(/^ {2}case {7}Build a costed business case/m);
     const r = await cli(["--help"]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/Usage: caplab case INPUT\.json -o OUT\.xlsx \[--html OUT\.html\] \[--force\]/);
@@ -45,8 +36,7 @@ describe("caplab case", () => {
     expect(r.code).toBe(0);
     expect(r.out).toContain("Replace saves £23,554 over 3 years at 10%");
     expect(r.out).toContain("breaks even with Keep current array at a capex of £273,554.");
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(out);
+    const wb = await readWorkbook(out);
     expect(wb.worksheets.map((w) => w.name)).toEqual(["Business case"]);
     const page = fs.readFileSync(html, "utf8");
     expect(page).toContain("Cumulative discounted cost");

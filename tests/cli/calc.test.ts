@@ -1,16 +1,10 @@
 import { main } from "../../src/cli/main";
-import { CliIo } from "../../src/cli/io";
+import { runCli } from "../helpers/cli";
 import { expectRelClose } from "../core/close";
 import reference from "../core/fixtures/reference.json";
 
 /** Runs `caplab <args>` in-process and captures its output. */
-async function caplab(...args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: CliIo = { out: (t) => void (out += t), err: (t) => void (err += t) };
-  const code = await main(args, io);
-  return { code, out, err };
-}
+const caplab = (...args: string[]) => runCli(main, args);
 
 async function calcJson(formula: string): Promise<unknown> {
   const r = await caplab("calc", formula);

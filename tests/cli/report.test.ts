@@ -4,8 +4,8 @@
  */
 import ExcelJS from "exceljs";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
+import { readWorkbook, runCli, useTempDir } from "../helpers/cli";
 import { run } from "../../src/cli/commands/report";
 
 const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
@@ -13,19 +13,11 @@ const GOLDEN = path.join(__dirname, "..", "import", "golden");
 const SUB = path.join(FIX, "subintervals.csv");
 const SUM = path.join(FIX, "summary.csv");
 
-async function cli(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const code = await run(args, { out: (t) => (out += t), err: (t) => (err += t) });
-  return { code, out, err };
-}
-
+const cli = (args: string[]) => runCli(run, args);
+const tempDir = useTempDir("caplab-report-");
 let dir: string;
 beforeEach(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-report-"));
-});
-afterEach(() => {
-  fs.rmSync(dir, { recursive: true, force: true });
+  dir = tempDir();
 });
 
 describe("caplab report", () => {
@@ -42,8 +34,7 @@ describe("caplab report", () => {
     // No warning or error; the timing lines a slow (loaded) machine adds after a second are not warnings.
     expect(r.err.replace(/^caplab report: (read|wrote) .* in [\d.]+ s\n/gm, "")).toBe("");
     expect(r.code).toBe(0);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(out);
+    const wb = await readWorkbook(out);
     expect(wb.worksheets.map((w) => w.name)).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals"]);
     const page = fs.readFileSync(html, "utf8");
     expect(page).toMatch(/<html/i);
@@ -56,8 +47,7 @@ describe("caplab report", () => {
     const inputs = ["fio-randread-json", "fio-randrw-jsonplus"].map((c) => path.join(GOLDEN, c, "input.json"));
     const r = await cli([...inputs, "-o", out]);
     expect(r.code).toBe(0);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(out);
+    const wb = await readWorkbook(out);
     const doc = JSON.parse(fs.readFileSync(inputs[0], "utf8")) as { jobs: { read: { iops: number } }[] };
     const ws = wb.getWorksheet("Steps") as ExcelJS.Worksheet;
     let iopsCol = 0;
@@ -132,8 +122,7 @@ describe("caplab report", () => {
   it("uses --response for the fit", async () => {
     const out = path.join(dir, "o.xlsx");
     expect((await cli([SUM, "-o", out, "--response=iops"])).code).toBe(0);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(out);
+    const wb = await readWorkbook(out);
     const fit = wb.getWorksheet("Fit") as ExcelJS.Worksheet;
     const texts: string[] = [];
     fit.eachRow((row) => row.eachCell((c) => void (typeof c.value === "string" && texts.push(c.value))));
