@@ -248,6 +248,63 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     }
   });
 
+  test("Cancel while Subintervals is being written stops between requests; requests refused as too large are resent smaller", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-e2e-cancel-"));
+    const file = path.join(dir, "subintervals-40k.csv");
+    await writeIogenCsv(file, 40_000, 2_500);
+    // An Excel that refuses requests over 1 MB: the renderer's ~3.4 MB blocks are refused and resent smaller.
+    const s = await openPane(server.url, { hostOptions: { maxRequestBytes: 1_000_000 } });
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#sample-skip");
+      await page.setInputFiles("#file-input", file);
+      await page.waitForFunction(() =>
+        /1 file ready/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      // Press Cancel from the page as soon as Subintervals rows are being written (no race with the test process).
+      await page.evaluate(() => {
+        const label = document.getElementById("progress-label") as HTMLElement;
+        const observer = new MutationObserver(() => {
+          if (/Subintervals \([1-9][\d,]* of 40,000 rows\)/.test(label.textContent ?? "")) {
+            observer.disconnect();
+            (document.getElementById("cancel") as HTMLButtonElement).click();
+          }
+        });
+        observer.observe(label, { childList: true, characterData: true, subtree: true });
+      });
+      await page.fill("#max-rows", "40000");
+      await page.click("#import");
+      await page.waitForFunction(
+        () => /^Import cancelled/.test(document.getElementById("import-status")?.textContent ?? ""),
+        null,
+        { timeout: 120_000 },
+      );
+      expect(await page.textContent("#import-status")).toBe(
+        "Import cancelled; sheets already written: Summary, Steps, Model, Fit",
+      );
+      const wb = await page.evaluate(() => {
+        const book = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
+        // The first data row of Subintervals arrived (after its ~3.4 MB block was refused and resent smaller).
+        const sub = book.sheet("Subintervals");
+        return {
+          tables: book.tables.map((t) => t.name),
+          refused: book.requests.filter((r) => r.refused).length,
+          firstRow: sub ? sub.values(1, 0, 1, 5)[0] : [],
+        };
+      });
+      expect(wb.tables).not.toContain("Subintervals");
+      expect(wb.refused).toBeGreaterThan(0);
+      expect(wb.firstRow.slice(2, 5)).toEqual(["1", "step-1", 1]); // step, step name, subinterval
+      expect(await page.isEnabled("#import")).toBe(true);
+      expect(await page.isHidden("#cancel")).toBe(true);
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("the pane and its reading worker do not bundle the worksheet functions (they live in functions.js)", () => {
     // A message only src/functions/functions.ts has (DOE_FIT's argument check).
     const marker = "needs a header row of names and";
