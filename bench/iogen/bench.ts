@@ -23,7 +23,8 @@
  *
  * Lag table (no fio needed): iogen's own launch lag with the null engine (no IO, so the
  * lag is all there is between schedule and completion) at 500 / 5,000 / 50,000 IOPS, uniform
- * arrivals, queue depth 16, per `--spin-us` setting, with `--rt-priority 10` (as root), and, with `--before PATH`, for an older iogen
+ * arrivals, queue depth 16, per `--spin-us` setting under the normal policy (`--rt-priority off`), at
+ * the defaults, with `--rt-priority 10` (as root), and, with `--before PATH`, for an older iogen
  * binary (which has no lag columns: its mean lag is `response_ms_avg − service_ms_avg`, exact
  * when no IO was late, and its p99/max are the response's, which exceed the lag's by the null
  * engine's service time, below 1 µs). Runs interleave settings and rates, the first setting
@@ -38,8 +39,19 @@
  * units), --dir DIR (default the OS temp dir), --no-write (print the table, leave docs alone),
  * --lag-only (only the lag table), --lag-reps N (default 5), --lag-seconds S (default 3),
  * --before PATH (an older iogen binary to put in the lag table).
+ *
+ * Before/after at default settings (written to its own section, `iogen-lag-compare`):
+ * --compare LABEL=PATH (repeatable) runs another iogen binary, e.g. one built from main, with no
+ * tuning options (its own defaults); --variant 'LABEL=ARGS' (repeatable) runs this build with
+ * ARGS added (split at spaces; a `{iogen}` token puts a command in front, e.g.
+ * 'pinned=taskset -c 1 {iogen}'). With either, the table holds those rows and this build at its
+ * defaults (--all-settings adds the --spin-us / --rt-priority rows). --lag-rates 500,5000 picks
+ * the rates (default 500,5000,50000). An older binary without the lag columns is detected by
+ * its summary header and its lag derived as described above. --busy N runs N CPU-bound loops
+ * (normal priority) beside every lag run, a busy host made on purpose, so A/B differences in how
+ * iogen competes for a CPU show up whatever the machine's own load is; the table says so.
  */
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, release, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -64,6 +76,14 @@ interface Options {
   lagReps: number;
   lagSeconds: number;
   before?: string;
+  /** Other iogen binaries, run at their defaults. */
+  compare: { label: string; path: string }[];
+  /** This build with extra arguments (and an optional command in front). */
+  variants: { label: string; prefix: string[]; args: string[] }[];
+  allSettings: boolean;
+  lagRates: number[];
+  /** CPU-bound loops run beside the lag runs (0: none). */
+  busy: number;
 }
 
 /** One measured run of either tool, reduced to what the table needs. */
@@ -106,6 +126,17 @@ function parseOptions(argv: readonly string[]): Options {
     lagOnly: false,
     lagReps: 5,
     lagSeconds: 3,
+    compare: [],
+    variants: [],
+    allSettings: false,
+    lagRates: [500, 5000, 50000],
+    busy: 0,
+  };
+  /** `LABEL=REST` → [label, rest]; the label must not be empty. */
+  const labelled = (opt: string, v: string): [string, string] => {
+    const eq = v.indexOf("=");
+    if (eq <= 0) throw new Error(`${opt}: expected LABEL=..., got '${v}'`);
+    return [v.slice(0, eq), v.slice(eq + 1)];
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -124,6 +155,21 @@ function parseOptions(argv: readonly string[]): Options {
     else if (a === "--lag-reps") o.lagReps = Number(value());
     else if (a === "--lag-seconds") o.lagSeconds = Number(value());
     else if (a === "--before") o.before = resolve(value());
+    else if (a === "--compare") {
+      const [label, path] = labelled(a, value());
+      o.compare.push({ label, path: resolve(path) });
+    } else if (a === "--variant") {
+      const [label, rest] = labelled(a, value());
+      const tokens = rest.split(" ").filter((t) => t !== "");
+      const at = tokens.indexOf("{iogen}");
+      o.variants.push(
+        at < 0
+          ? { label, prefix: [], args: tokens }
+          : { label, prefix: tokens.slice(0, at), args: tokens.slice(at + 1) },
+      );
+    } else if (a === "--all-settings") o.allSettings = true;
+    else if (a === "--lag-rates") o.lagRates = value().split(",").map(Number);
+    else if (a === "--busy") o.busy = Number(value());
     else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.reps) || o.reps < 1) throw new Error("--reps: a positive integer");
@@ -132,6 +178,11 @@ function parseOptions(argv: readonly string[]): Options {
   if (!Number.isInteger(o.lagReps) || o.lagReps < 1) throw new Error("--lag-reps: a positive integer");
   if (!Number.isInteger(o.lagSeconds) || o.lagSeconds < 1) throw new Error("--lag-seconds: a positive integer");
   if (o.before !== undefined && !existsSync(o.before)) throw new Error(`--before: ${o.before} does not exist`);
+  if (!Number.isInteger(o.busy) || o.busy < 0) throw new Error("--busy: a whole number of loops");
+  for (const c of o.compare) if (!existsSync(c.path)) throw new Error(`--compare: ${c.path} does not exist`);
+  if (o.lagRates.length === 0 || !o.lagRates.every((r) => Number.isFinite(r) && r > 0)) {
+    throw new Error("--lag-rates: a comma-separated list of positive rates");
+  }
   return o;
 }
 
@@ -327,6 +378,10 @@ interface LagRun {
   lateIos: number;
   iops: number;
   cpuUsPerIo: number;
+  /** 1-minute load average just before the run. */
+  load: number;
+  /** The binary had no lag columns: the lag was derived from response − service. */
+  derived: boolean;
 }
 
 /** A binary and the options that make one row of the lag table. */
@@ -334,18 +389,19 @@ interface LagSetting {
   label: string;
   binary: string;
   args: string[];
-  /** An iogen without the lag columns: the lag is derived from response − service. */
-  derived: boolean;
+  /** A command the binary runs under (e.g. `taskset -c 1`); empty: none. */
+  prefix?: string[];
 }
-
-const LAG_RATES = [500, 5000, 50000] as const;
 
 function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, seed: number): LagRun {
   const summary = join(workDir, "lag-summary.csv");
   rmSync(summary, { force: true });
+  const load = loadavg()[0];
+  const prefix = s.prefix ?? [];
   run(
-    s.binary,
+    prefix.length > 0 ? prefix[0] : s.binary,
     [
+      ...(prefix.length > 0 ? [...prefix.slice(1), s.binary] : []),
       "run",
       "--engine",
       "null",
@@ -382,33 +438,54 @@ function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, s
     if (row[k] === undefined || row[k] === "" || !Number.isFinite(v)) throw new Error(`${s.label}: ${k} = ${row[k]}`);
     return v;
   };
+  // An iogen from before the lag columns: derive the lag (see the header comment).
+  const derived = !(parsed.meta.fields ?? []).includes("iogen_lag_ms_avg");
   const iops = num("iops");
   const us = (ms: number): number => ms * 1000;
   return {
-    lagMeanUs: us(s.derived ? num("response_ms_avg") - num("service_ms_avg") : num("iogen_lag_ms_avg")),
-    lagP99Us: us(s.derived ? num("response_ms_p99") : num("iogen_lag_ms_p99")),
-    lagMaxUs: us(s.derived ? num("response_ms_max") : num("iogen_lag_ms_max")),
+    lagMeanUs: us(derived ? num("response_ms_avg") - num("service_ms_avg") : num("iogen_lag_ms_avg")),
+    lagP99Us: us(derived ? num("response_ms_p99") : num("iogen_lag_ms_p99")),
+    lagMaxUs: us(derived ? num("response_ms_max") : num("iogen_lag_ms_max")),
     lateIos: num("late_ios"),
     iops,
     cpuUsPerIo: ((num("iogen_cpu_pct") / 100) * 1e6) / iops,
+    load,
+    derived,
   };
+}
+
+/** Whether this run compares binaries or variants at default settings (its own doc section). */
+function comparing(o: Options): boolean {
+  return o.compare.length > 0 || o.variants.length > 0;
 }
 
 function lagSettings(o: Options): LagSetting[] {
   const list: LagSetting[] = [];
   if (o.before !== undefined) {
-    list.push({ label: "before, --spin-us 50", binary: o.before, args: ["--spin-us", "50"], derived: true });
+    list.push({ label: "before, --spin-us 50", binary: o.before, args: ["--spin-us", "50"] });
   }
+  if (comparing(o)) {
+    for (const c of o.compare) list.push({ label: `${c.label} (defaults)`, binary: c.path, args: [] });
+    list.push({ label: "this build (defaults)", binary: IOGEN, args: [] });
+    for (const v of o.variants) list.push({ label: v.label, binary: IOGEN, args: v.args, prefix: v.prefix });
+    if (!o.allSettings) return list;
+  }
+  // The wait strategy alone, under the normal policy (the default --rt-priority auto would run
+  // some of these rows under SCHED_FIFO when root).
   for (const spin of [0, 50, 200]) {
-    list.push({ label: `--spin-us ${spin}`, binary: IOGEN, args: ["--spin-us", String(spin)], derived: false });
+    list.push({
+      label: `--spin-us ${spin} --rt-priority off`,
+      binary: IOGEN,
+      args: ["--spin-us", String(spin), "--rt-priority", "off"],
+    });
   }
+  if (!comparing(o)) list.push({ label: "defaults", binary: IOGEN, args: [] });
   // SCHED_FIFO needs root or CAP_SYS_NICE; without them iogen refuses the option (exit 2).
   if (process.getuid?.() === 0) {
     list.push({
       label: "--spin-us 50 --rt-priority 10",
       binary: IOGEN,
       args: ["--spin-us", "50", "--rt-priority", "10"],
-      derived: false,
     });
   } else {
     console.error("bench:iogen: not root, so the --rt-priority rows are left out");
@@ -422,9 +499,17 @@ function lagBenchmark(o: Options): void {
   const settings = lagSettings(o);
   const results = new Map<string, LagRun[]>();
   const workDir = mkdtempSync(join(o.dir, "iogen-lag-"));
+  // A busy host on purpose: loops that never sleep, at the same (normal) priority as iogen, in a
+  // session of their own (`detached`: setsid), as another user's jobs would be. In iogen's own
+  // session they would share its scheduler group (autogroup, sched(7)), which then never goes
+  // idle, and compete with it only inside that group.
+  const loops: ChildProcess[] = [];
+  for (let i = 0; i < o.busy; i++) {
+    loops.push(spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore", detached: true }));
+  }
   try {
     for (let rep = 0; rep < o.lagReps; rep++) {
-      for (const rate of LAG_RATES) {
+      for (const rate of o.lagRates) {
         for (let k = 0; k < settings.length; k++) {
           const s = settings[(k + rep) % settings.length];
           const r = lagRun(s, rate, workDir, o.lagSeconds, rep + 1);
@@ -435,56 +520,100 @@ function lagBenchmark(o: Options): void {
       }
     }
   } finally {
+    for (const l of loops) l.kill("SIGKILL");
     rmSync(workDir, { recursive: true, force: true });
   }
   const table = renderLag(settings, results, o, loadStart);
   console.log(table);
-  if (o.write) writeSection(LAG_BEGIN, LAG_END, table);
+  if (!o.write) return;
+  // A busy-host comparison has a section of its own, so it does not replace the plain one.
+  const busy = o.busy > 0 ? "-busy" : "";
+  if (comparing(o))
+    writeSection(`<!-- BEGIN iogen-lag-compare${busy} -->`, `<!-- END iogen-lag-compare${busy} -->`, table);
+  else writeSection(LAG_BEGIN, LAG_END, table);
+}
+
+/** What a row runs, for the table: the command in front and the options added. */
+function describe(s: LagSetting): string {
+  const parts = [...(s.prefix ?? []), s.args.length > 0 || s.prefix ? "iogen" : "", ...s.args].filter((t) => t);
+  return parts.length > 1 ? ` (\`${parts.join(" ")}\`)` : "";
 }
 
 function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Options, loadStart: number): string {
+  const all = [...results.values()].flat();
+  const loads = all.map((r) => r.load);
+  const rerun = comparing(o)
+    ? "Rerun: `npm run bench:iogen -- --lag-only " +
+      [
+        ...o.compare.map((c) => `--compare ${c.label}=PATH`),
+        ...o.variants.map(
+          (v) =>
+            `--variant '${v.label}=${[...v.prefix, ...(v.prefix.length ? ["{iogen}"] : []), ...v.args].join(" ")}'`,
+        ),
+      ].join(" ") +
+      `${o.lagRates.join(",") === "500,5000,50000" ? "" : ` --lag-rates ${o.lagRates.join(",")}`}` +
+      `${o.busy > 0 ? ` --busy ${o.busy}` : ""}` +
+      `${o.lagReps === 5 ? "" : ` --lag-reps ${o.lagReps}`}${o.lagSeconds === 3 ? "" : ` --lag-seconds ${o.lagSeconds}`}\``
+    : "Rerun: `npm run bench:iogen -- --lag-only` (`--before PATH` adds an older iogen binary; `--compare " +
+      "LABEL=PATH` compares binaries at their defaults)";
   const lines = [
-    "## iogen's own launch lag, null engine",
+    comparing(o)
+      ? "## iogen's own launch lag at default settings, before/after (null engine)"
+      : "## iogen's own launch lag, null engine",
     "",
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}; Linux ${release()}; 1-minute load average ` +
-      `${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after (the machine is shared).`,
+      `${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after, median ${fmt(median(loads), 1)} ` +
+      `(${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)}) at the starts of the runs (the machine is shared).`,
     "",
     `\`iogen run --engine null --iops N --arrivals uniform --queue-depth 16 --warmup 1s --duration ${o.lagSeconds}s\`, ` +
       `${o.lagReps} repetitions per cell, settings and rates interleaved (the first setting rotates), medians ` +
       "over the repetitions (the range of the per-run mean in brackets). Lag = launch − scheduled of the IOs " +
       "that found a free slot (`iogen_lag_ms_*`); with the null engine nothing else is in the response time. " +
-      "CPU µs/IO = `iogen_cpu_pct` × 10⁴ / IOPS. Rerun: `npm run bench:iogen -- --lag-only` " +
-      "(`--before PATH` adds an older iogen binary).",
+      `CPU µs/IO = \`iogen_cpu_pct\` × 10⁴ / IOPS.` +
+      (o.busy > 0
+        ? ` **Busy host made on purpose**: ${o.busy} CPU-bound loop(s) at normal priority, in a session of their own, ran beside every run (\`--busy ${o.busy}\`).`
+        : "") +
+      " *Below row 1*: in how many repetitions this row's run had a lower mean / p99 lag than the first " +
+      "row's run of the same repetition and rate (the two ran minutes apart at most). " +
+      `${rerun}.`,
     "",
-    "| N IOPS | iogen, setting | lag mean µs | lag p99 µs | lag max µs | late IOs | achieved IOPS | iogen CPU µs/IO |",
-    "|--:|---|--:|--:|--:|--:|--:|--:|",
+    "| N IOPS | iogen, setting | lag mean µs | lag p99 µs | lag max µs | late IOs | achieved IOPS | iogen CPU µs/IO | below row 1 (mean, p99) |",
+    "|--:|---|--:|--:|--:|--:|--:|--:|--:|",
   ];
-  for (const rate of LAG_RATES) {
+  for (const rate of o.lagRates) {
     for (const s of settings) {
       const rs = results.get(`${rate}\u0000${s.label}`) ?? [];
       if (rs.length === 0) continue;
       const med = (f: (r: LagRun) => number): number => median(rs.map(f));
       const means = rs.map((r) => r.lagMeanUs);
-      const approx = s.derived ? "≈ " : "";
+      const approx = rs.some((r) => r.derived) ? "≈ " : "";
+      const cpu = fmt(
+        med((r) => r.cpuUsPerIo),
+        1,
+      );
+      // Paired with the first setting's run of the same repetition and rate (minutes apart at most,
+      // so both saw much the same machine): in how many pairs this setting's lag was lower.
+      const base = results.get(`${rate}\u0000${settings[0].label}`) ?? [];
+      const pairs = Math.min(base.length, rs.length);
+      const lower = (f: (r: LagRun) => number): number => rs.slice(0, pairs).filter((r, i) => f(r) < f(base[i])).length;
+      const paired =
+        s === settings[0] ? "–" : `${lower((r) => r.lagMeanUs)}/${pairs}, ${lower((r) => r.lagP99Us)}/${pairs}`;
       lines.push(
-        `| ${fmt(rate)} | ${s.label} | ${fmt(
+        `| ${fmt(rate)} | ${s.label}${describe(s)} | ${fmt(
           med((r) => r.lagMeanUs),
           1,
         )} ` +
           `(${fmt(Math.min(...means), 1)}–${fmt(Math.max(...means), 1)}) | ${approx}${fmt(med((r) => r.lagP99Us))} | ` +
           `${approx}${fmt(med((r) => r.lagMaxUs))} | ${fmt(med((r) => r.lateIos))} | ${fmt(med((r) => r.iops))} | ` +
-          `${fmt(
-            med((r) => r.cpuUsPerIo),
-            1,
-          )} |`,
+          `${cpu} | ${paired} |`,
       );
     }
   }
-  if (settings.some((s) => s.derived)) {
+  if (all.some((r) => r.derived)) {
     lines.push(
       "",
-      "*before*: an iogen built from an older commit, without the lag columns: mean = `response_ms_avg − " +
-        "service_ms_avg` (exact when no IO was late), p99 and max are the response time's (≈: they exceed " +
+      "≈: an iogen built from an older commit, without the lag columns: mean = `response_ms_avg − " +
+        "service_ms_avg` (exact when no IO was late), p99 and max are the response time's (they exceed " +
         "the lag's by the null engine's service time, under 1 µs).",
     );
   }

@@ -6,8 +6,9 @@ use std::time::Duration;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use crate::options::{
-    format_duration, format_size, parse_duration, parse_iops, parse_pct, parse_seen_enough, parse_size, Arrivals,
-    EngineKind, Focus, IoMode, Iops, Options, Overwrite, SeenEnoughMethod, SeenEnoughSpec, DEFAULT_SEEN_ENOUGH,
+    format_duration, format_size, parse_duration, parse_iops, parse_pct, parse_rt_priority, parse_seen_enough,
+    parse_size, Arrivals, EngineKind, Focus, IoMode, Iops, Options, Overwrite, RtPriority, SeenEnoughMethod,
+    SeenEnoughSpec, DEFAULT_SEEN_ENOUGH,
 };
 
 const LONG_ABOUT: &str = "\
@@ -157,13 +158,17 @@ pub struct RunArgs {
     #[arg(long, value_name = "N", default_value_t = Options::default().spin.as_micros() as u64,
           value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
     pub spin_us: u64,
-    /// Run the thread that launches IOs under SCHED_FIFO at priority N (1-99) while a step runs,
-    /// so a busy host cannot keep it waiting for a CPU (that wait is iogen's own launch lag,
-    /// iogen_lag_ms_*, and is in every response time). Needs root or CAP_SYS_NICE. Use with a
-    /// --spin-us well below the gap between arrivals: a real-time thread that never sleeps is
-    /// throttled by the kernel, which is worse. Default: the normal policy.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(1..=99))]
-    pub rt_priority: Option<u8>,
+    /// Run the thread that launches IOs under SCHED_FIFO while a step runs, so a busy host cannot
+    /// keep it waiting for a CPU (that wait is iogen's own launch lag, iogen_lag_ms_*, and is in
+    /// every response time). N (1-99): at priority N, refused without root or CAP_SYS_NICE; use
+    /// it with a --spin-us well below the gap between arrivals (a real-time thread that never
+    /// sleeps is throttled by the kernel, which is worse). auto: priority 1 when permitted, with
+    /// --iops N where the thread sleeps between arrivals (--spin-us below half the gap), and with
+    /// the io_uring or null engine (not sync: its worker threads would wait for it); else, and
+    /// with off, the normal policy. stderr says when it is in effect.
+    #[arg(long, value_name = "N|auto|off", default_value_t = Options::default().rt_priority,
+          value_parser = parse_rt_priority)]
+    pub rt_priority: RtPriority,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -325,6 +330,7 @@ mod tests {
         assert_eq!(o.subinterval, Duration::from_secs(1));
         assert_eq!(o.seen_enough, None);
         assert_eq!(o.spin, Duration::from_micros(50));
+        assert_eq!(o.rt_priority, RtPriority::Auto);
         assert!(!o.host.is_empty());
         assert_eq!(o.validate(), Ok(()));
     }
@@ -409,6 +415,19 @@ mod tests {
     }
 
     #[test]
+    fn rt_priority_takes_auto_off_or_a_priority() {
+        let rt = |v: &str| {
+            let cli = parse_args(["iogen", "run", "--target", "/tmp/x", "--rt-priority", v]).unwrap();
+            let Command::Run(a) = cli.command else { panic!() };
+            a.to_options().rt_priority
+        };
+        assert_eq!(rt("auto"), RtPriority::Auto);
+        assert_eq!(rt("OFF"), RtPriority::Off);
+        assert_eq!(rt("1"), RtPriority::Fixed(1));
+        assert_eq!(rt("99"), RtPriority::Fixed(99));
+    }
+
+    #[test]
     fn bad_values_name_the_option() {
         for (opt, val) in [
             ("--block-size", "4X"),
@@ -417,6 +436,9 @@ mod tests {
             ("--queue-depth", "0"),
             ("--spin-us", "soon"),
             ("--spin-us", "2000000"),
+            ("--rt-priority", "0"),
+            ("--rt-priority", "100"),
+            ("--rt-priority", "fifo"),
             ("--seen-enough", "5%@100%"),
             ("--label", "novalue"),
         ] {

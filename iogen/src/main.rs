@@ -12,7 +12,7 @@ use anyhow::Context;
 
 use iogen::cli::{Cli, Command, RunArgs};
 use iogen::engine::{open_engine, EngineConfig};
-use iogen::options::{IoMode, Iops, OptionError, Options};
+use iogen::options::{IoMode, Iops, OptionError, Options, RtPriority};
 use iogen::output::file::{create_output, OutputFileError, PendingRename};
 use iogen::output::{
     subinterval_columns, subinterval_records, summary_columns, summary_records, CsvExporter, JsonExporter, LineWriter,
@@ -110,7 +110,7 @@ fn check_before_writing(args: &RunArgs, plan: Option<&Path>, steps: &[Step]) -> 
     let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
     check_run(&step_opts, &RunPaths { plan, outputs, force: args.force })?;
     // --rt-priority is refused now (exit 2) rather than after the first step's layout.
-    if let Some(p) = args.rt_priority {
+    if let RtPriority::Fixed(p) = args.rt_priority {
         realtime::leave(realtime::enter(p)?);
     }
     Ok(())
@@ -244,14 +244,7 @@ fn run_one_step(
     let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
     let info = StepInfo::new(o, number, &step.name, &step.labels);
     // Only this thread, and only while the step runs: engine workers exist already (normal policy).
-    if o.rt_priority.is_some() && realtime::never_sleeps(o.iops, o.spin) {
-        eprintln!(
-            "iogen: step {number}: with --rt-priority the launching thread will hardly ever sleep at this rate and \
-             --spin-us; the kernel's real-time throttling may stop it for tens of ms each second (lower --spin-us, \
-             or leave out --rt-priority)"
-        );
-    }
-    let normal = o.rt_priority.map(realtime::enter).transpose()?;
+    let normal = enter_realtime(number, o, engine.name())?;
     let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r));
     if let Some(before) = normal {
         realtime::leave(before);
@@ -259,8 +252,45 @@ fn run_one_step(
     let outcome = outcome?;
     drop(engine);
     outputs.step(&info, &outcome)?;
-    warn_about(number, o, &outcome);
+    warn_about(number, o, &outcome, normal.is_some());
     Ok(outcome)
+}
+
+/// Put this thread under `SCHED_FIFO` as `--rt-priority` asks for this step (see
+/// [`realtime`]); returns the policy to restore, `None` when it stays normal.
+fn enter_realtime(number: usize, o: &Options, engine: &str) -> anyhow::Result<Option<realtime::Policy>> {
+    match o.rt_priority {
+        RtPriority::Off => Ok(None),
+        RtPriority::Auto => {
+            if !realtime::auto_applies(engine, o.iops, o.spin) {
+                return Ok(None);
+            }
+            // Not permitted (no root or CAP_SYS_NICE): the normal policy, as with off.
+            let Ok(before) = realtime::enter(realtime::AUTO_PRIORITY) else { return Ok(None) };
+            eprintln!(
+                "iogen: step {number}: the launching thread runs under SCHED_FIFO priority {} (--rt-priority auto; \
+                 off to leave it normal)",
+                realtime::AUTO_PRIORITY
+            );
+            Ok(Some(before))
+        }
+        RtPriority::Fixed(p) => {
+            if realtime::never_sleeps(o.iops, o.spin) {
+                eprintln!(
+                    "iogen: step {number}: with --rt-priority the launching thread will hardly ever sleep at this rate \
+                     and --spin-us; the kernel's real-time throttling may stop it for tens of ms each second (lower \
+                     --spin-us, or use --rt-priority auto)"
+                );
+            }
+            if engine == "sync" && o.queue_depth > 1 {
+                eprintln!(
+                    "iogen: step {number}: with --rt-priority the sync engine's worker threads wait while the launching \
+                     thread spins, which raises service times (use io_uring, or --rt-priority auto)"
+                );
+            }
+            Ok(Some(realtime::enter(p)?))
+        }
+    }
 }
 
 /// Share of the mean service time above which iogen's own launch lag is worth a warning: beyond
@@ -273,8 +303,9 @@ fn lag_share_of_service(c: &CategoryStats) -> Option<f64> {
     (service.avg > 0.0).then(|| lag.avg / service.avg)
 }
 
-/// What the user must know about a finished step to read its numbers right.
-fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
+/// What the user must know about a finished step to read its numbers right (`under_fifo`: the
+/// step ran with the launching thread under `SCHED_FIFO`).
+fn warn_about(number: usize, o: &Options, outcome: &StepOutcome, under_fifo: bool) {
     if outcome.behind_s > 0.1 {
         eprintln!(
             "iogen: step {number} ended {:.3} s behind schedule: the target (or this host) could not sustain the \
@@ -289,7 +320,7 @@ fn warn_about(number: usize, o: &Options, outcome: &StepOutcome) {
     let share = if outcome.engine == "null" { None } else { lag_share_of_service(&outcome.measure.overall) };
     if let Some(share) = share {
         if share > LAG_WARNING_SHARE {
-            let remedy = if o.rt_priority.is_some() { "--spin-us" } else { "--rt-priority, --spin-us" };
+            let remedy = if under_fifo { "--spin-us" } else { "--rt-priority, --spin-us" };
             eprintln!(
                 "iogen: step {number}: iogen's own launch lag (iogen_lag_ms_avg) is {:.0} % of the mean service time; \
                  response times include it (a busy host? see {remedy} and iogen/README.md)",

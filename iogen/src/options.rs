@@ -50,6 +50,19 @@ pub enum Iops {
     Rate(f64),
 }
 
+/// Scheduling of the thread that launches IOs while a step runs (`--rt-priority`, see
+/// [`crate::realtime`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RtPriority {
+    /// The normal policy.
+    Off,
+    /// `SCHED_FIFO` at priority 1 where it was measured to pay and harm nothing, the normal policy
+    /// elsewhere or when not permitted ([`crate::realtime::auto_applies`]).
+    Auto,
+    /// `SCHED_FIFO` at this priority (1–99); refused when not permitted.
+    Fixed(u8),
+}
+
 /// Buffered (page cache) or direct IO.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IoMode {
@@ -151,9 +164,8 @@ pub struct Options {
     /// With `--iops N`: how long before an arrival's scheduled time iogen stops sleeping and
     /// polls (spins) until it is due. Zero: sleep until the arrival (less CPU, more lag).
     pub spin: Duration,
-    /// `SCHED_FIFO` priority (1–99) of the thread that launches IOs while a step runs; `None`:
-    /// the normal policy (see [`crate::realtime`]).
-    pub rt_priority: Option<u8>,
+    /// Scheduling of the thread that launches IOs while a step runs (see [`crate::realtime`]).
+    pub rt_priority: RtPriority,
 }
 
 /// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
@@ -194,7 +206,7 @@ impl Default for Options {
             host: String::new(),
             start_at_ms: None,
             spin: Duration::from_micros(DEFAULT_SPIN_US),
-            rt_priority: None,
+            rt_priority: RtPriority::Auto,
         }
     }
 }
@@ -544,6 +556,32 @@ pub fn parse_iops(s: &str) -> Result<Iops, String> {
         return Err(format!("{s} is above 10,000,000; use max"));
     }
     Ok(Iops::Rate(v))
+}
+
+/// Parse `--rt-priority`: `auto`, `off`, or a priority 1–99.
+pub fn parse_rt_priority(s: &str) -> Result<RtPriority, String> {
+    let t = s.trim();
+    if t.eq_ignore_ascii_case("auto") {
+        return Ok(RtPriority::Auto);
+    }
+    if t.eq_ignore_ascii_case("off") {
+        return Ok(RtPriority::Off);
+    }
+    match t.parse::<u8>() {
+        Ok(p) if (1..=99).contains(&p) => Ok(RtPriority::Fixed(p)),
+        _ => Err(format!("'{s}' is neither auto, off nor a priority from 1 to 99")),
+    }
+}
+
+impl std::fmt::Display for RtPriority {
+    /// As `--rt-priority` accepts it.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            RtPriority::Off => f.write_str("off"),
+            RtPriority::Auto => f.write_str("auto"),
+            RtPriority::Fixed(p) => write!(f, "{p}"),
+        }
+    }
 }
 
 /// Parse `accuracy@confidence`, each as a percentage (`5%@95%`) or a fraction (`0.05@0.95`).

@@ -410,3 +410,29 @@ fn rt_priority_runs_or_is_refused_naming_the_option() {
     }
     iogen().args(["run", "--target", "x", "--rt-priority", "0"]).assert().code(2);
 }
+
+#[test]
+fn rt_priority_auto_only_where_it_applies_and_off_never() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |extra: &[&str]| {
+        let (t, sum) = (dir.path().join("t.dat"), dir.path().join("sum.csv"));
+        let out = iogen()
+            .args(["run", "--size", "1MiB", "--iops", "1000", "--warmup", "0s", "--duration", "200ms"])
+            .args(["--subinterval", "100ms", "--force"])
+            .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
+            .args(extra)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(0), "{extra:?}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    // The default (auto) with the null engine at 1,000 IOPS: SCHED_FIFO 1 when permitted (root or
+    // CAP_SYS_NICE), silently normal otherwise; stderr says which.
+    let auto = run(&["--engine", "null"]);
+    if auto.contains("SCHED_FIFO") {
+        assert!(auto.contains("priority 1 (--rt-priority auto"), "{auto}");
+    }
+    // Never with sync worker threads to starve, never with off.
+    assert!(!run(&["--engine", "sync", "--queue-depth", "4"]).contains("SCHED_FIFO"));
+    assert!(!run(&["--engine", "null", "--rt-priority", "off"]).contains("SCHED_FIFO"));
+}
