@@ -557,8 +557,11 @@ function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Op
     : "Rerun: `npm run bench:iogen -- --lag-only` (`--before PATH` adds an older iogen binary; `--compare " +
       "LABEL=PATH` compares binaries at their defaults)";
   const lines = [
+    // Compare tables sit under their own heading in docs/benchmarks.md.
     comparing(o)
-      ? "## iogen's own launch lag at default settings, before/after (null engine)"
+      ? o.busy > 0
+        ? `#### Busy host: ${o.busy} CPU-bound loops added (null engine)`
+        : "#### At the machine's own load (null engine)"
       : "## iogen's own launch lag, null engine",
     "",
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}; Linux ${release()}; 1-minute load average ` +
