@@ -1,0 +1,122 @@
+/**
+ * The rules `caplab calc` and "Prepare for sharing" share through src/formula: each formula is
+ * evaluated by both callers' evaluators and must give Excel's value. Before the two were merged they
+ * disagreed on the rows marked "was": the expected values come from Microsoft's documentation, not
+ * from the code (sources in the comments).
+ */
+import { evaluateFormula } from "../../src/cli/formula";
+import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
+
+/** A sheet whose A1 is empty (a reference is a 1×1 range: [[value]]), B1 holds 2, C1 holds the text "x" and D1 #N/A. */
+const CELLS: Record<string, Scalar> = { A1: null, B1: 2, C1: "x", D1: { error: "#N/A" } };
+const sharing = (functions: Record<string, unknown> = {}) =>
+  new FormulaEvaluator((_sheet, range) => [[CELLS[range] ?? null]], functions);
+
+/** An error as its code, so both callers' values compare with `toEqual`. */
+function plain(v: Value): unknown {
+  const cell = (c: Scalar) => (isErrorValue(c) ? c.error : c);
+  return Array.isArray(v) ? v.map((row) => row.map(cell)) : cell(v);
+}
+
+describe("both evaluators follow Excel", () => {
+  it.each([
+    // Microsoft, "Calculation operators and precedence in Excel": ="1"+"2" is 3, text converted
+    // to a number where an operator expects one.
+    ['"1"+"2"', 3],
+    ['" 2 "*1', 2],
+    ['"1e3"*1', 1000],
+    ['"5%"+0', 0.05], // was #VALUE! in sharing
+    ['"0x10"+1', "#VALUE!"], // was 17 in sharing (JavaScript's Number reads hexadecimal; Excel does not)
+    ['"Infinity"*1', "#VALUE!"],
+    ['""+1', "#VALUE!"],
+    ["50%", 0.5],
+    ["{1,2}%", [[0.01, 0.02]]],
+    // Comparisons: types never equal, numbers < text < logical values (Microsoft, "Sort data in a
+    // range or table"), text case-insensitive.
+    ['"1"=1', false], // was TRUE in sharing
+    ['"a">1', true], // was FALSE in sharing
+    ['TRUE>"z"', true], // was FALSE in sharing
+    ["FALSE<0", false],
+    ['"A"="a"', true],
+    ['"abc"<"ABD"', true],
+    [
+      "{1,2}>={2;1}",
+      [
+        [false, true],
+        [true, true],
+      ],
+    ],
+    // An error operand is the result, the left one first.
+    ["#N/A+1/0", "#N/A"],
+    ["1/0+#N/A", "#DIV/0!"],
+    ['#N/A="x"', "#N/A"],
+    ['#N/A&"x"', "#N/A"],
+    ["0^0", "#NUM!"],
+    ["0^-1", "#DIV/0!"],
+    ["(-8)^(1/3)", "#NUM!"],
+    ["1e300*1e300", "#NUM!"],
+    ["{1,2,3}+{10,20}", [[11, 22, "#N/A"]]],
+  ])("%s → %j", async (formula, expected) => {
+    expect(plain(await evaluateFormula(formula))).toEqual(expected);
+    expect(plain(sharing().evaluate(formula))).toEqual(expected);
+  });
+
+  it.each([
+    ["a ragged array constant", "{1,2;3}", /array constant.*same number of values/], // was accepted by sharing
+    ["a number beyond Excel's range", "1e400", /the number 1e400 is too large/], // was Infinity in sharing
+    [
+      "100,000 nested parentheses",
+      "(".repeat(100_000) + "1" + ")".repeat(100_000),
+      /nests parentheses or signs too deeply/,
+    ],
+  ])("refused alike: %s", async (_label, formula, message) => {
+    await expect(evaluateFormula(formula)).rejects.toThrow(message);
+    expect(() => sharing().evaluate(formula)).toThrow(Unsupported);
+    expect(() => sharing().evaluate(formula)).toThrow(message);
+  });
+});
+
+describe("rules only the sharing evaluator meets (references, native and injected functions)", () => {
+  it.each([
+    // An empty cell compares as "", 0 or FALSE, whichever the other side is.
+    ['A1=""', [[true]]], // was FALSE
+    ["A1=0", [[true]]],
+    ["A1=FALSE", [[true]]],
+    ["C1>B1", [[true]]],
+    ["A1+1", [[1]]],
+    ["ABS(C1)", "#VALUE!"], // was NaN (a number that is not one)
+    ['SQRT("8+1")', "#VALUE!"], // was NaN; Microsoft, "Calculation operators and precedence in Excel"
+    ['SQRT("9")', 3],
+    ["SUM(B1,D1)", "#N/A"],
+    ['IF("1",B1,C1)', [[2]]], // IF's test coerces text as arithmetic does
+    ["IF(D1,1/0,2)", "#N/A"],
+    ["IF(0,1/0)", false],
+  ])("%s → %j", (formula, expected) => {
+    expect(plain(sharing().evaluate(formula))).toEqual(expected);
+  });
+
+  it("does not call a function with an error argument, and stops at the first error in argument order", () => {
+    const calls: unknown[][] = [];
+    const f = (...args: unknown[]) => {
+      calls.push(args);
+      return 1;
+    };
+    // The second argument is a function the evaluator does not have: it is never reached (was Unsupported).
+    expect(plain(sharing({ F: f }).evaluate("CAPLAB.F(1/0, NOPE())"))).toBe("#DIV/0!");
+    expect(plain(sharing({ F: f }).evaluate("CAPLAB.F(B1, D1)"))).toBe("#N/A");
+    expect(calls).toEqual([]);
+  });
+
+  it("shows a non-finite result as #NUM! and a thrown exception as #VALUE!, as Excel does for a custom function", () => {
+    const ev = sharing({
+      INF: () => Infinity,
+      NAN: () => [[1, NaN]],
+      BAD: () => {
+        throw new TypeError("oops");
+      },
+    });
+    expect(plain(ev.evaluate("CAPLAB.INF()"))).toBe("#NUM!"); // was Infinity
+    expect(plain(ev.evaluate("CAPLAB.NAN()"))).toEqual([[1, "#NUM!"]]); // was NaN
+    expect(ev.evaluate("CAPLAB.BAD()")).toEqual({ error: "#VALUE!", message: "oops" });
+  });
+});
