@@ -50,6 +50,9 @@
  * its summary header and its lag derived as described above. --busy N runs N CPU-bound loops
  * (normal priority) beside every lag run, a busy host made on purpose, so A/B differences in how
  * iogen competes for a CPU show up whatever the machine's own load is; the table says so.
+ * --lag-engine io_uring|sync runs the lag table on that engine instead of null (4 KiB random
+ * reads of a 64 MiB file iogen lays out in the temp directory, page-cached), adding service-time
+ * columns: whether a setting that lowers the lag raises the service time.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -84,6 +87,8 @@ interface Options {
   lagRates: number[];
   /** CPU-bound loops run beside the lag runs (0: none). */
   busy: number;
+  /** Engine of the lag runs. */
+  lagEngine: "null" | "io_uring" | "sync";
 }
 
 /** One measured run of either tool, reduced to what the table needs. */
@@ -131,6 +136,7 @@ function parseOptions(argv: readonly string[]): Options {
     allSettings: false,
     lagRates: [500, 5000, 50000],
     busy: 0,
+    lagEngine: "null",
   };
   /** `LABEL=REST` → [label, rest]; the label must not be empty. */
   const labelled = (opt: string, v: string): [string, string] => {
@@ -170,7 +176,12 @@ function parseOptions(argv: readonly string[]): Options {
     } else if (a === "--all-settings") o.allSettings = true;
     else if (a === "--lag-rates") o.lagRates = value().split(",").map(Number);
     else if (a === "--busy") o.busy = Number(value());
-    else throw new Error(`unknown option ${a}`);
+    else if (a === "--lag-engine") {
+      const e = value();
+      if (e !== "null" && e !== "io_uring" && e !== "sync")
+        throw new Error(`--lag-engine: null, io_uring or sync, not ${e}`);
+      o.lagEngine = e;
+    } else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.reps) || o.reps < 1) throw new Error("--reps: a positive integer");
   if (!Number.isInteger(o.closedReps) || o.closedReps < 1) throw new Error("--closed-reps: a positive integer");
@@ -382,6 +393,8 @@ interface LagRun {
   load: number;
   /** The binary had no lag columns: the lag was derived from response − service. */
   derived: boolean;
+  serviceMeanUs: number;
+  serviceP99Us: number;
 }
 
 /** A binary and the options that make one row of the lag table. */
@@ -393,7 +406,8 @@ interface LagSetting {
   prefix?: string[];
 }
 
-function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, seed: number): LagRun {
+function lagRun(s: LagSetting, rate: number, workDir: string, o: Options, seed: number): LagRun {
+  const seconds = o.lagSeconds;
   const summary = join(workDir, "lag-summary.csv");
   rmSync(summary, { force: true });
   const load = loadavg()[0];
@@ -404,11 +418,11 @@ function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, s
       ...(prefix.length > 0 ? [...prefix.slice(1), s.binary] : []),
       "run",
       "--engine",
-      "null",
+      o.lagEngine,
       "--target",
       join(workDir, "lag.dat"),
       "--size",
-      "1MiB",
+      o.lagEngine === "null" ? "1MiB" : "64MiB",
       "--iops",
       String(rate),
       "--arrivals",
@@ -440,6 +454,8 @@ function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, s
   };
   // An iogen from before the lag columns: derive the lag (see the header comment).
   const derived = !(parsed.meta.fields ?? []).includes("iogen_lag_ms_avg");
+  // Only with the null engine is response − service all lag.
+  if (derived && o.lagEngine !== "null") throw new Error(`${s.label}: no lag columns, and --lag-engine is not null`);
   const iops = num("iops");
   const us = (ms: number): number => ms * 1000;
   return {
@@ -451,6 +467,8 @@ function lagRun(s: LagSetting, rate: number, workDir: string, seconds: number, s
     cpuUsPerIo: ((num("iogen_cpu_pct") / 100) * 1e6) / iops,
     load,
     derived,
+    serviceMeanUs: us(num("service_ms_avg")),
+    serviceP99Us: us(num("service_ms_p99")),
   };
 }
 
@@ -512,7 +530,7 @@ function lagBenchmark(o: Options): void {
       for (const rate of o.lagRates) {
         for (let k = 0; k < settings.length; k++) {
           const s = settings[(k + rep) % settings.length];
-          const r = lagRun(s, rate, workDir, o.lagSeconds, rep + 1);
+          const r = lagRun(s, rate, workDir, o, rep + 1);
           const key = `${rate}\u0000${s.label}`;
           results.set(key, [...(results.get(key) ?? []), r]);
           console.error(`lag rep ${rep + 1}/${o.lagReps} ${rate} IOPS ${s.label}: mean ${fmt(r.lagMeanUs, 1)} µs`);
@@ -527,10 +545,23 @@ function lagBenchmark(o: Options): void {
   console.log(table);
   if (!o.write) return;
   // A busy-host comparison has a section of its own, so it does not replace the plain one.
-  const busy = o.busy > 0 ? "-busy" : "";
+  const busy = `${o.lagEngine === "null" ? "" : `-${o.lagEngine}`}${o.busy > 0 ? "-busy" : ""}`;
   if (comparing(o))
     writeSection(`<!-- BEGIN iogen-lag-compare${busy} -->`, `<!-- END iogen-lag-compare${busy} -->`, table);
   else writeSection(LAG_BEGIN, LAG_END, table);
+}
+
+/** The service-time cells of a row (medians), none with the null engine (it has no service time). */
+function serviceCells(o: Options, rs: readonly LagRun[]): string {
+  if (o.lagEngine === "null") return "";
+  const med = (f: (r: LagRun) => number): number => median(rs.map(f));
+  return ` ${fmt(
+    med((r) => r.serviceMeanUs),
+    1,
+  )} | ${fmt(
+    med((r) => r.serviceP99Us),
+    1,
+  )} |`;
 }
 
 /** What a row runs, for the table: the command in front and the options added. */
@@ -552,7 +583,7 @@ function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Op
         ),
       ].join(" ") +
       `${o.lagRates.join(",") === "500,5000,50000" ? "" : ` --lag-rates ${o.lagRates.join(",")}`}` +
-      `${o.busy > 0 ? ` --busy ${o.busy}` : ""}` +
+      `${o.busy > 0 ? ` --busy ${o.busy}` : ""}${o.lagEngine === "null" ? "" : ` --lag-engine ${o.lagEngine}`}` +
       `${o.lagReps === 5 ? "" : ` --lag-reps ${o.lagReps}`}${o.lagSeconds === 3 ? "" : ` --lag-seconds ${o.lagSeconds}`}\``
     : "Rerun: `npm run bench:iogen -- --lag-only` (`--before PATH` adds an older iogen binary; `--compare " +
       "LABEL=PATH` compares binaries at their defaults)";
@@ -560,18 +591,22 @@ function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Op
     // Compare tables sit under their own heading in docs/benchmarks.md.
     comparing(o)
       ? o.busy > 0
-        ? `#### Busy host: ${o.busy} CPU-bound loops added (null engine)`
-        : "#### At the machine's own load (null engine)"
+        ? `#### Busy host: ${o.busy} CPU-bound loops added (${o.lagEngine} engine)`
+        : `#### At the machine's own load (${o.lagEngine} engine)`
       : "## iogen's own launch lag, null engine",
     "",
     `Machine: ${cpus().length} × ${cpus()[0]?.model ?? "?"}; Linux ${release()}; 1-minute load average ` +
       `${fmt(loadStart, 1)} before the runs, ${fmt(loadavg()[0], 1)} after, median ${fmt(median(loads), 1)} ` +
       `(${fmt(Math.min(...loads), 1)}–${fmt(Math.max(...loads), 1)}) at the starts of the runs (the machine is shared).`,
     "",
-    `\`iogen run --engine null --iops N --arrivals uniform --queue-depth 16 --warmup 1s --duration ${o.lagSeconds}s\`, ` +
+    `\`iogen run --engine ${o.lagEngine} --iops N --arrivals uniform --queue-depth 16 --warmup 1s --duration ${o.lagSeconds}s\`` +
+      (o.lagEngine === "null" ? ", " : " (4 KiB random reads of a 64 MiB file laid out by iogen, page-cached), ") +
       `${o.lagReps} repetitions per cell, settings and rates interleaved (the first setting rotates), medians ` +
       "over the repetitions (the range of the per-run mean in brackets). Lag = launch − scheduled of the IOs " +
-      "that found a free slot (`iogen_lag_ms_*`); with the null engine nothing else is in the response time. " +
+      "that found a free slot (`iogen_lag_ms_*`)" +
+      (o.lagEngine === "null"
+        ? "; with the null engine nothing else is in the response time. "
+        : "; service = completion − launch (`service_ms_*`). ") +
       `CPU µs/IO = \`iogen_cpu_pct\` × 10⁴ / IOPS.` +
       (o.busy > 0
         ? ` **Busy host made on purpose**: ${o.busy} CPU-bound loop(s) at normal priority, in a session of their own, ran beside every run (\`--busy ${o.busy}\`).`
@@ -580,8 +615,8 @@ function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Op
       "row's run of the same repetition and rate (the two ran minutes apart at most). " +
       `${rerun}.`,
     "",
-    "| N IOPS | iogen, setting | lag mean µs | lag p99 µs | lag max µs | late IOs | achieved IOPS | iogen CPU µs/IO | below row 1 (mean, p99) |",
-    "|--:|---|--:|--:|--:|--:|--:|--:|--:|",
+    `| N IOPS | iogen, setting | lag mean µs | lag p99 µs | lag max µs | late IOs | achieved IOPS | iogen CPU µs/IO | below row 1 (mean, p99) |${o.lagEngine === "null" ? "" : " service mean µs | service p99 µs |"}`,
+    `|--:|---|--:|--:|--:|--:|--:|--:|--:|${o.lagEngine === "null" ? "" : "--:|--:|"}`,
   ];
   for (const rate of o.lagRates) {
     for (const s of settings) {
@@ -608,7 +643,7 @@ function renderLag(settings: LagSetting[], results: Map<string, LagRun[]>, o: Op
         )} ` +
           `(${fmt(Math.min(...means), 1)}–${fmt(Math.max(...means), 1)}) | ${approx}${fmt(med((r) => r.lagP99Us))} | ` +
           `${approx}${fmt(med((r) => r.lagMaxUs))} | ${fmt(med((r) => r.lateIos))} | ${fmt(med((r) => r.iops))} | ` +
-          `${cpu} | ${paired} |`,
+          `${cpu} | ${paired} |${serviceCells(o, rs)}`,
       );
     }
   }
