@@ -157,7 +157,8 @@ export function fromResult(result: unknown): Value {
 
 /**
  * What a worksheet function threw, as the cell shows it: its Excel error code and message, or
- * #VALUE! for any other exception (Excel shows #VALUE! when a custom function throws).
+ * #VALUE! for any other exception (Microsoft Learn, "Handle and return errors from your custom
+ * function": "By default, Excel returns #VALUE! for an unhandled exception").
  */
 export function fromThrown(e: unknown): ErrorValue {
   const code = excelCode(e);
