@@ -68,8 +68,11 @@ function calcHost(functions: Map<string, WorksheetFunction>): FormulaHost {
       }
       return {
         arity: params.length,
-        // Excel does not call a function with an error argument: the error is the result.
-        errors: "scalar",
+        // Excel does not call a custom function with an error argument, even one inside a range
+        // (unless its metadata sets allowErrorForDataTypeAny, which generated metadata cannot):
+        // the error is the result. Microsoft Learn, "Handle and return errors from your custom
+        // function", "Errors as custom function inputs".
+        errors: "deep",
         call: (values) => {
           // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
           const args = values.map((v, i) => (params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v));

@@ -75,7 +75,8 @@ function sharingHost(resolve: ResolveRange, functions: WorksheetFunctions): Form
       if (id === name || typeof fn !== "function" || !/^[A-Z][A-Z0-9_]*$/.test(id)) {
         throw new Unsupported(`the function ${name}`);
       }
-      // Excel does not call a custom function with an error argument: the error is the result.
+      // Excel does not call a custom function with an error argument, even one inside a range: the
+      // error is the result (see src/cli/formula.ts for the source).
       return {
         errors: "deep",
         call: (values) => {

@@ -5,6 +5,7 @@
  * from the code (sources in the comments).
  */
 import { evaluateFormula } from "../../src/cli/formula";
+import * as wrappers from "../../src/functions/functions";
 import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
 
 /** A sheet whose A1 is empty (a reference is a 1×1 range: [[value]]), B1 holds 2, C1 holds the text "x" and D1 #N/A. */
@@ -74,6 +75,14 @@ describe("both evaluators follow Excel", () => {
     expect(() => sharing().evaluate(formula)).toThrow(Unsupported);
     expect(() => sharing().evaluate(formula)).toThrow(message);
   });
+});
+
+it("neither calls a worksheet function with an error inside a range argument (was called by caplab calc)", async () => {
+  // Microsoft Learn, "Handle and return errors from your custom function": a custom function is
+  // evaluated over a range holding an error only if its metadata sets allowErrorForDataTypeAny,
+  // which generated metadata (ours) cannot. NPV_IT would otherwise say which cash flow is wrong.
+  expect(await evaluateFormula("NPV_IT(0.1,{1,#N/A,3})")).toEqual({ error: "#N/A", message: "#N/A" });
+  expect(sharing(wrappers).evaluate("CAPLAB.NPV_IT(0.1,{1,#N/A,3})")).toEqual({ error: "#N/A", message: "#N/A" });
 });
 
 describe("rules only the sharing evaluator meets (references, native and injected functions)", () => {
