@@ -9,6 +9,7 @@ import { STEP_METRICS } from "../analysis/lab-data";
 import type { WorkbookPlan } from "../analysis/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
 import type { FilePreview } from "./lab-reading";
+import { paneSizeProblem } from "./pane-limits";
 import type { WorkerReply, WorkerRequest } from "./read-worker";
 import { byId, el } from "./dom";
 import { functionsRegistered } from "./host";
@@ -123,10 +124,21 @@ export class ImportSection {
     if (this.busy === "writing" || this.busy === "analysing") return;
     this.autoImport = autoImport;
     this.error.textContent = "";
+    let reading = 0;
     for (const file of files) {
       const entry: Entry = { id: this.nextId++, file, read: 0 };
+      const held = this.entries.filter((e) => !e.failed).reduce((sum, e) => sum + e.file.size, 0);
+      entry.failed = paneSizeProblem(file.name, file.size, held) ?? undefined;
       this.entries.push(entry);
+      if (entry.failed) continue;
       this.post({ type: "read", id: entry.id, file, name: file.name });
+      reading++;
+    }
+    if (reading === 0) {
+      // Nothing for the worker (every file refused): say so now, no reply will come.
+      this.say(this.summaryLine());
+      this.update();
+      return;
     }
     this.busy = "reading";
     this.stage = "";

@@ -305,6 +305,40 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     }
   });
 
+  test("a file too large for the pane is refused at once, naming the file and the command line way; the others still read", async () => {
+    // A sparse file: 1.3 GiB long, no disk used, never read (the size alone refuses it).
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-e2e-huge-"));
+    const huge = path.join(dir, "huge-subintervals.csv");
+    fs.closeSync(fs.openSync(huge, "w"));
+    fs.truncateSync(huge, Math.round(1.3 * 2 ** 30));
+    const s = await openPane(server.url);
+    try {
+      const { page } = s;
+      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await page.click("#sample-skip");
+      await page.setInputFiles("#file-input", [huge, FILES[2]]);
+      await page.waitForFunction(() =>
+        /1 file ready, 1 with errors/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      const list = (await page.textContent("#file-list")) ?? "";
+      expect(list).toContain("huge-subintervals.csv: 1.30 GiB is more than the pane reads at once (1.25 GiB");
+      expect(list).toContain("caplab report huge-subintervals.csv -o huge-subintervals.xlsx");
+      expect(list).toMatch(/fio JSON/);
+      expect(await page.isEnabled("#import")).toBe(false);
+      // Alone it is refused too, and the pane is not left waiting for a read that never started.
+      await page.click("#clear");
+      await page.setInputFiles("#file-input", [huge]);
+      await page.waitForFunction(() =>
+        /0 files ready, 1 with errors/.test(document.getElementById("import-status")?.textContent ?? ""),
+      );
+      expect(await page.isEnabled("#import")).toBe(false);
+      expect(s.consoleErrors).toEqual([]);
+    } finally {
+      await s.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test("the pane and its reading worker do not bundle the worksheet functions (they live in functions.js)", () => {
     // A message only src/functions/functions.ts has (DOE_FIT's argument check).
     const marker = "needs a header row of names and";
