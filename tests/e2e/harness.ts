@@ -108,3 +108,31 @@ export async function openPane(
   await page.goto(`${baseUrl}taskpane.html`, { waitUntil: "load" });
   return { browser, page, consoleErrors, externalRequests, close: () => browser.close() };
 }
+
+/** Text of an element by id, for waitForFunction predicates. */
+function statusMatches([id, source]: [string, string]): boolean {
+  return new RegExp(source).test(document.getElementById(id)?.textContent ?? "");
+}
+
+/** Resolves once the text of element `id` matches `pattern` (`timeout` ms, Playwright's default 30 s). */
+export async function waitForText(page: Page, id: string, pattern: RegExp, timeout?: number): Promise<void> {
+  await page.waitForFunction(statusMatches, [id, pattern.source] as [string, string], { timeout });
+}
+
+/**
+ * The start of most pane tests: waits until the pane is connected to the in-memory Excel, skips
+ * the first-run sample, chooses `files` in the file input and waits until the import status
+ * matches `ready` (e.g. /2 files ready/).
+ */
+export async function chooseFiles(page: Page, files: string | string[], ready: RegExp): Promise<void> {
+  await waitForText(page, "status", /Connected to Excel/);
+  await page.click("#sample-skip");
+  await page.setInputFiles("#file-input", files);
+  await waitForText(page, "import-status", ready);
+}
+
+/** Presses Import and waits until the import status starts with `done` (default "Imported:"). */
+export async function pressImport(page: Page, done = /^Imported:/): Promise<void> {
+  await page.click("#import");
+  await waitForText(page, "import-status", done, 120_000);
+}

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { openPane, PaneSession, ROOT, serveDist } from "./harness";
+import { chooseFiles, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount } from "../../src/analysis/plan";
@@ -189,12 +189,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       ).toBe(0);
 
       await page.fill("#max-rows", "12345");
-      await page.click("#import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        { timeout: 120_000 },
-      );
+      await pressImport(page);
       const got = await page.evaluate(() => {
         const wb = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
         const summary = wb.sheet("Summary")!;
@@ -256,12 +251,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url, { hostOptions: { maxRequestBytes: 1_000_000 } });
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
-      await page.click("#sample-skip");
-      await page.setInputFiles("#file-input", file);
-      await page.waitForFunction(() =>
-        /1 file ready/.test(document.getElementById("import-status")?.textContent ?? ""),
-      );
+      await chooseFiles(page, file, /1 file ready/);
       // Press Cancel from the page as soon as Subintervals rows are being written (no race with the test process).
       await page.evaluate(() => {
         const label = document.getElementById("progress-label") as HTMLElement;
@@ -274,12 +264,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
         observer.observe(label, { childList: true, characterData: true, subtree: true });
       });
       await page.fill("#max-rows", "40000");
-      await page.click("#import");
-      await page.waitForFunction(
-        () => /^Import cancelled/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        { timeout: 120_000 },
-      );
+      await pressImport(page, /^Import cancelled/);
       expect(await page.textContent("#import-status")).toBe(
         "Import cancelled; sheets already written: Summary, Steps, Model, Fit",
       );
@@ -314,12 +299,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
-      await page.click("#sample-skip");
-      await page.setInputFiles("#file-input", [huge, FILES[2]]);
-      await page.waitForFunction(() =>
-        /1 file ready, 1 with errors/.test(document.getElementById("import-status")?.textContent ?? ""),
-      );
+      await chooseFiles(page, [huge, FILES[2]], /1 file ready, 1 with errors/);
       const list = (await page.textContent("#file-list")) ?? "";
       expect(list).toContain("huge-subintervals.csv: 1.30 GiB is more than the pane reads at once (1.25 GiB");
       expect(list).toContain("caplab report huge-subintervals.csv -o huge-subintervals.xlsx");

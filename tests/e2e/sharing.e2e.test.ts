@@ -20,7 +20,7 @@ import * as os from "os";
 import * as path from "path";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { openPane, PaneSession, ROOT, serveDist } from "./harness";
+import { chooseFiles, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
@@ -116,18 +116,8 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
-      await page.click("#sample-skip");
-      await page.setInputFiles("#file-input", FILES);
-      await page.waitForFunction(() =>
-        /2 files ready/.test(document.getElementById("import-status")?.textContent ?? ""),
-      );
-      await page.click("#import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        { timeout: 120_000 },
-      );
+      await chooseFiles(page, FILES, /2 files ready/);
+      await pressImport(page);
 
       // A new case through the Case tab's form, started from an example.
       const caseJson = JSON.parse(fs.readFileSync(CASE, "utf8")) as Record<string, unknown>;
@@ -343,18 +333,8 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
-      await page.click("#sample-skip");
-      await page.setInputFiles("#file-input", FILES);
-      await page.waitForFunction(() =>
-        /2 files ready/.test(document.getElementById("import-status")?.textContent ?? ""),
-      );
-      await page.click("#import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        { timeout: 120_000 },
-      );
+      await chooseFiles(page, FILES, /2 files ready/);
+      await pressImport(page);
       await page.click("#tab-case");
       await page.waitForFunction(() =>
         /An analysis is in this workbook/.test(document.getElementById("case-analysis")?.textContent ?? ""),
