@@ -369,6 +369,7 @@ export class IogenCsvReader {
 
   /** Reads the records of `buf` (the left-over bytes already in front) and keeps what is left. */
   private pushRecords(buf: Uint8Array): boolean {
+    if (this.dead) return false; // the stitched record was fatal: nothing more is read
     let pos = 0;
     if (!this.headerDone) {
       pos = this.readHeader(buf, false);

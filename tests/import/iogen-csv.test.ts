@@ -236,3 +236,20 @@ describe("the fast path for plain records", () => {
     );
   });
 });
+
+describe("a fatal record finished across a chunk boundary", () => {
+  it("is reported once, and reading stops", () => {
+    const head = "step,category,phase,subinterval,seconds,iops\n1,overall,measure,1,1,5\n";
+    // A record longer than MAX_LINE_BYTES, cut so its end (and line break) arrive in the next chunk.
+    const long = `1,overall,measure,2,1,${"9".repeat((1 << 20) + 5000)}`;
+    const bytes = Buffer.from(`${head}${long}\n${"1,overall,measure,3,1,7\n".repeat(60_000)}`, "utf8");
+    const reader = new IogenCsvReader("long.csv");
+    // The first chunk leaves a partial record under the limit; the next one completes it past it.
+    const cut = head.length + (1 << 20) - 100;
+    expect(reader.push(bytes.subarray(0, cut))).toBe(true);
+    expect(reader.push(bytes.subarray(cut))).toBe(false);
+    const r = reader.finish();
+    expect(r.errors).toEqual([{ file: "long.csv", line: 3, message: "line longer than 1048576 bytes" }]);
+    expect(r.table.length).toBe(1);
+  });
+});
