@@ -26,6 +26,12 @@ export function paneSizeProblem(name: string, bytes: number, heldBytes: number):
   return (
     `${name}: ${gib(bytes)}${held} is more than the pane reads at once (${gib(PANE_MAX_BYTES)}: the files are ` +
     `held in this browser tab's memory, about 2 GB per GiB of CSV). Write the analysis with ` +
-    `\`caplab report ${name} -o ${name.replace(/\.[^.]*$/, "")}.xlsx\` on the command line, or import fewer files at once.`
+    `\`caplab report ${shellWord(name)} -o ${shellWord(name.replace(/\.[^.]*$/, "") + ".xlsx")}\` on the command ` +
+    "line, or import fewer files at once."
   );
+}
+
+/** A file name as one word for a POSIX shell: as it is when plain, else in single quotes. */
+function shellWord(name: string): string {
+  return /^[\w.,+@%=:/-]+$/.test(name) ? name : `'${name.replace(/'/g, "'\\''")}'`;
 }
