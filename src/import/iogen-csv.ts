@@ -244,7 +244,10 @@ function plainNumberField(
     }
     fraction = p - first;
   }
-  if (c !== end || p >= n) return -1;
+  if (p >= n) return -1;
+  // The last field of a CRLF line: the CR belongs to the line break (end is then LF).
+  const crlf = c === CR && end === LF && p + 1 < n && b[p + 1] === LF ? 1 : 0;
+  if (c !== end && crlf === 0) return -1;
   const digits = p - s - (fraction >= 0 ? 1 : 0);
   if (digits > 9) {
     if (digits > 15) return -1;
@@ -254,7 +257,7 @@ function plainNumberField(
     m = NaN; // an empty cell
   } else if (fraction > 0) m /= POW10[fraction];
   column[row] = m;
-  return p + 1;
+  return p + 1 + crlf;
 }
 
 export interface IogenCsvReaderOptions {
