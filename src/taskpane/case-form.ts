@@ -60,9 +60,13 @@ function list(v: unknown): Obj[] {
   return Array.isArray(v) ? (v as Obj[]) : [];
 }
 
+/**
+ * The sizing rule a draft's sizing names: the first rule whose key it has, whatever the value (a
+ * rule just chosen, or its target cleared, holds null there until a number is typed).
+ */
 function rule(sizing: unknown): Rule {
   const s = (sizing ?? {}) as Obj;
-  for (const [r] of SIZING_RULES) if (s[r] !== undefined) return r;
+  for (const [r] of SIZING_RULES) if (Object.prototype.hasOwnProperty.call(s, r)) return r;
   return "utilization";
 }
 
@@ -129,7 +133,15 @@ export class CaseForm {
   }
 
   /** A labelled input bound to `obj[key]`. */
-  private input(label: string, path: string, obj: Obj, key: string, kind: "text" | "number", hint = ""): HTMLElement {
+  private input(
+    label: string,
+    path: string,
+    obj: Obj,
+    key: string,
+    kind: "text" | "number",
+    hint = "",
+    cleared: "absent" | "null" = "absent",
+  ): HTMLElement {
     const id = this.id();
     const wrap = el("div", "", "case-field");
     const lab = el("label", label);
@@ -152,9 +164,11 @@ export class CaseForm {
     }
     input.setAttribute("aria-describedby", described.join(" "));
     input.addEventListener("input", () => {
-      // A cleared text stays "" (the validator says "must not be empty"); a cleared number is absent.
+      // A cleared text stays "" (the validator says "must not be empty"); a cleared number is absent,
+      // or null where the key itself carries meaning (a sizing target names its rule).
       const v = kind === "number" ? numeric(input.value) : input.value;
-      if (v === undefined) delete obj[key];
+      if (v === undefined && cleared === "null") obj[key] = null;
+      else if (v === undefined) delete obj[key];
       else obj[key] = v;
       this.hooks.changed();
     });
@@ -415,10 +429,12 @@ export class CaseForm {
     select.addEventListener("change", () =>
       this.structural(`${p}.sizing`, () => {
         for (const k of Object.keys(sizing)) delete sizing[k];
+        // A target with no sensible default is null, not undefined: the key stays in the JSON view
+        // (and through "Apply JSON"), and the validator names the empty field, not the rule.
         const defaults: Record<Rule, Obj> = {
           utilization: { utilization: 0.7 },
-          response: { response: undefined },
-          serviceLevel: { serviceLevel: 0.8, answerWithin: undefined },
+          response: { response: null },
+          serviceLevel: { serviceLevel: 0.8, answerWithin: null },
           servers: { servers: 1 },
         };
         Object.assign(sizing, defaults[select.value as Rule]);
@@ -434,7 +450,7 @@ export class CaseForm {
       servers: ["Servers", "a whole number"],
     };
     const [label, hint] = targets[current];
-    wrap.append(this.input(label, `${p}.sizing.${current}`, sizing, current, "number", hint));
+    wrap.append(this.input(label, `${p}.sizing.${current}`, sizing, current, "number", hint, "null"));
     if (current === "serviceLevel") {
       wrap.append(this.input(`Answer within (${unit})`, `${p}.sizing.answerWithin`, sizing, "answerWithin", "number"));
     }

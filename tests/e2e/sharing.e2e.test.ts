@@ -468,6 +468,29 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       await page.click("#case-json-apply");
       expect(await page.locator(".case-option").count()).toBe(3);
       expect(await page.inputValue('[data-path="options[1].workloads[0].sizing.response"]')).toBe("35.4");
+
+      // "Size by" → "Target mean response" keeps that rule; its empty target is the field named.
+      const sizeBy = '[data-path="options[0].workloads[0].sizing"]';
+      const target = '[data-path="options[0].workloads[0].sizing.response"]';
+      await page.selectOption(sizeBy, "response");
+      expect(await page.inputValue(sizeBy)).toBe("response");
+      expect(await page.inputValue(target)).toBe("");
+      expect(await page.textContent("#case-errors")).toBe(
+        "1 problem: options[0].workloads[0].sizing.response: must be a target mean response time above the service " +
+          "time 30 min (queueing only adds to it), got null",
+      );
+      expect(await page.getAttribute(target, "aria-invalid")).toBe("true");
+      await page.fill(target, "40");
+      expect(await page.textContent("#case-errors")).toBe("");
+      const sized = JSON.parse(await page.inputValue("#case-json")) as {
+        options: { workloads: { sizing: unknown }[] }[];
+      };
+      expect(sized.options[0].workloads[0].sizing).toEqual({ response: 40 });
+      // A cleared target keeps its rule through a redraw (adding a workload redraws the form).
+      await page.fill(target, "");
+      await page.click('[data-path="options[0].workloads.add"]');
+      expect(await page.inputValue(sizeBy)).toBe("response");
+      expect(await page.inputValue(target)).toBe("");
       expect(s.consoleErrors).toEqual([]);
     } finally {
       await s.close();
