@@ -29,19 +29,34 @@ function num(v: Value | undefined): number | ErrorValue {
   return toNumber(single(v));
 }
 
-/** The numbers of a range or list of arguments, as SUM sees them (text and blanks in ranges skipped). */
-function numbers(values: Value[]): number[] {
+/**
+ * The numbers of a list of arguments as SUM, MIN, MAX, AVERAGE and NPV see them, or the #VALUE! of
+ * the first that is not one. Microsoft's SUM, AVERAGE, MIN and MAX function pages: a value typed
+ * directly as an argument is converted (numeric text, TRUE/FALSE) and text that cannot be translated
+ * into a number is an error; in a referenced range or an array only numbers count (text, logical
+ * values and empty cells are ignored). A reference here is always a 2-D array, even to one cell.
+ */
+function numbers(values: Value[]): number[] | ErrorValue {
   const out: number[] = [];
   for (const v of values) {
     if (isMatrix(v)) {
       for (const row of v) for (const c of row) if (typeof c === "number") out.push(c);
     } else {
       const n = num(v);
-      if (typeof n === "number") out.push(n);
+      if (isErrorValue(n)) return n;
+      out.push(n);
     }
   }
   return out;
 }
+
+/** `f` of the numbers of `values`, or the error `numbers` found. */
+const ofNumbers =
+  (f: (xs: number[]) => Scalar) =>
+  (values: Value[]): Value => {
+    const xs = numbers(values);
+    return isErrorValue(xs) ? xs : f(xs);
+  };
 
 function roundTo(x: number, digits: number, mode: "round" | "up" | "down"): number {
   const f = Math.pow(10, digits);
@@ -70,14 +85,24 @@ function extreme(xs: number[], pick: (a: number, b: number) => number): number {
   return xs.length === 0 ? 0 : xs.reduce((a, b) => pick(a, b));
 }
 
-/** INDEX(array, [row], [column]) on the values; `argCount` tells a missing row/column from a blank. */
+/**
+ * INDEX(array, row_num, [column_num]) on the values (Microsoft, "INDEX function"); `argCount` tells a
+ * missing column from a blank one. With one number on a one-row array it picks the column ("If array
+ * contains only one row or column, the corresponding row_num or column_num argument is optional").
+ * A whole row or column (a 0, or one number on a table) is an array Excel spills: not computed here.
+ */
 function indexOf(values: Value[], argCount: number): Value {
   const [arr, rv, cv] = values;
   const table = isMatrix(arr) ? arr : [[arr]];
-  const r = argCount > 1 ? num(rv) : 1;
-  const c = argCount > 2 ? num(cv) : 1;
-  if (isErrorValue(r)) return r;
-  if (isErrorValue(c)) return c;
+  const first = argCount > 1 ? num(rv) : 1;
+  const second = argCount > 2 ? num(cv) : 1;
+  if (isErrorValue(first)) return first;
+  if (isErrorValue(second)) return second;
+  const oneRow = table.length === 1;
+  if (argCount <= 2 && !oneRow && (table[0]?.length ?? 0) > 1) {
+    throw new UnsupportedFormula("INDEX of a table with a row number only (a whole row)");
+  }
+  const [r, c] = argCount <= 2 && oneRow ? [1, first] : [first, second];
   if (r < 1 || c < 1) throw new UnsupportedFormula("INDEX with a row or column of 0 (a whole row or column)");
   const row = table[Math.trunc(r) - 1];
   return row === undefined || row[Math.trunc(c) - 1] === undefined
@@ -88,13 +113,12 @@ function indexOf(values: Value[], argCount: number): Value {
 const round = (mode: "round" | "up" | "down") => numeric((x, d = 0) => roundTo(x, Math.trunc(d), mode));
 
 const NATIVE: Record<string, (values: Value[], argCount: number) => Value> = {
-  SUM: (values) => finite(numbers(values).reduce((s, x) => s + x, 0)),
-  MIN: (values) => extreme(numbers(values), Math.min),
-  MAX: (values) => extreme(numbers(values), Math.max),
-  AVERAGE: (values) => {
-    const xs = numbers(values);
-    return xs.length === 0 ? errorValue("#DIV/0!", "AVERAGE of no numbers") : xs.reduce((s, x) => s + x, 0) / xs.length;
-  },
+  SUM: ofNumbers((xs) => finite(xs.reduce((s, x) => s + x, 0))),
+  MIN: ofNumbers((xs) => extreme(xs, Math.min)),
+  MAX: ofNumbers((xs) => extreme(xs, Math.max)),
+  AVERAGE: ofNumbers((xs) =>
+    xs.length === 0 ? errorValue("#DIV/0!", "AVERAGE of no numbers") : xs.reduce((s, x) => s + x, 0) / xs.length,
+  ),
   ABS: numeric((x) => Math.abs(x)),
   SQRT: numeric((x) => (x < 0 ? errorValue("#NUM!", "SQRT of a negative number") : Math.sqrt(x))),
   INT: numeric((x) => Math.floor(x)),
@@ -105,9 +129,11 @@ const NATIVE: Record<string, (values: Value[], argCount: number) => Value> = {
     const [rate, ...flows] = values;
     const r = num(rate);
     if (isErrorValue(r)) return r;
-    return finite(numbers(flows).reduce((s, cf, i) => s + cf / Math.pow(1 + r, i + 1), 0));
+    // Microsoft's NPV page says text typed as a cash flow is ignored, but Excel returns #VALUE! for
+    // it as SUM does (=NPV(-0.9,1,2,"X",3,4) is an error, =NPV(-0.9,1,{2,"X",3},4) is not: MrExcel
+    // forum, "Extracting multiple numbers from string", page 6).
+    return ofNumbers((xs) => finite(xs.reduce((s, cf, i) => s + cf / Math.pow(1 + r, i + 1), 0)))(flows);
   },
-  INDEX: indexOf,
 };
 
 /** IF's test as a number (non-zero is true), or its error. */
@@ -134,15 +160,22 @@ const IF: FunctionSpec = {
   },
 };
 
+/**
+ * INDEX returns one element of its array: an error elsewhere in the array is not its value
+ * (Microsoft, "INDEX function"), so only an error given as an argument itself is the result.
+ */
+const INDEX: FunctionSpec = { errors: "scalar", call: indexOf };
+
 /** The names of the native functions evaluated here. */
-export const NATIVE_FUNCTION_NAMES: readonly string[] = ["IF", ...Object.keys(NATIVE)];
+export const NATIVE_FUNCTION_NAMES: readonly string[] = ["IF", "INDEX", ...Object.keys(NATIVE)];
 
 /**
  * A native function by upper-case name, or undefined. Excel computes none of them with an error
- * argument, even one inside a range (SUM over a range holding #N/A is #N/A), IF apart.
+ * argument, even one inside a range (SUM over a range holding #N/A is #N/A), IF and INDEX apart.
  */
 export function nativeFunction(name: string): FunctionSpec | undefined {
   if (name === "IF") return IF;
+  if (name === "INDEX") return INDEX;
   const f = Object.prototype.hasOwnProperty.call(NATIVE, name) ? NATIVE[name] : undefined;
   return f && { errors: "deep", call: f };
 }

@@ -129,3 +129,68 @@ describe("rules only the sharing evaluator meets (references, native and injecte
     expect(ev.evaluate("CAPLAB.BAD()")).toEqual({ error: "#VALUE!", message: "oops" });
   });
 });
+
+describe("native functions over ranges (sharing evaluator)", () => {
+  /** Rows 1–3, columns A–C: A2 holds #N/A, C1 text, B2 TRUE, C3 the text "4", B3 empty. */
+  const SHEET: Scalar[][] = [
+    [10, 20, "x"],
+    [{ error: "#N/A" }, true, 5],
+    [30, null, "4"],
+  ];
+  const cell = (ref: string) => ({ col: ref.charCodeAt(0) - 65, row: Number(ref.slice(1)) - 1 });
+  const grid = new FormulaEvaluator((_sheet, range) => {
+    const [from, to = from] = range.split(":").map(cell);
+    return SHEET.slice(from.row, to.row + 1).map((r) => r.slice(from.col, to.col + 1));
+  }, {});
+
+  it.each([
+    // Microsoft, "INDEX function": INDEX returns the value of one element of the array; an error
+    // elsewhere in the array is not its value.
+    ["INDEX(A1:A3,1)", 10], // was #N/A (an error anywhere in the range was the result)
+    ["INDEX(A1:A3,3)", 30], // was #N/A
+    ["INDEX(A1:A3,2)", "#N/A"], // the element returned is the error
+    ["INDEX(A1:A3,1/0)", "#DIV/0!"],
+    ["INDEX(A1:A3,4)", "#REF!"], // "Row_num and column_num must point to a cell within array"
+    // Microsoft, "INDEX function": "If array contains only one row or column, the corresponding
+    // row_num or column_num argument is optional": on one row, the one number given picks the column.
+    ["INDEX(A1:C1,2)", 20], // was #REF!
+    ["INDEX(A1:C1,1,2)", 20],
+    ["INDEX(A1:C1,4)", "#REF!"],
+    ["INDEX(A1:A3,3,1)", 30],
+    // Microsoft, SUM, AVERAGE, MIN and MAX function pages: a number, logical value or numeric text
+    // typed directly as an argument is counted, and text that cannot be translated into a number is
+    // an error; in a referenced range or an array only numbers count (text, logical values and
+    // empty cells are ignored).
+    ['SUM("abc")', "#VALUE!"], // was 0
+    ['SUM(1,"abc",2)', "#VALUE!"], // was 3
+    ['SUM("3")', 3],
+    ["SUM(TRUE,1)", 2],
+    ["SUM(C1:C3)", 5], // "x" and "4" in the range ignored
+    ["SUM(B1:B3)", 20], // TRUE and the empty cell in the range ignored
+    ['SUM({1,"abc",2})', 3], // text in an array ignored
+    ["SUM(C1)", 0], // a reference to one text cell: ignored
+    ['SUM(A1:C1,"3")', 33],
+    ['MIN("abc",1)', "#VALUE!"], // was 1
+    ['MAX(1,"abc")', "#VALUE!"], // was 1
+    ['MAX(C1:C3,"6")', 6],
+    ['AVERAGE("abc",1)', "#VALUE!"], // was 1
+    ["AVERAGE(B1:C1)", 20],
+    ['AVERAGE(C1:C3,"1")', 3],
+    // NPV: Excel returns #VALUE! for text typed as a cash flow (Microsoft's NPV page says such text
+    // is ignored; the MrExcel thread "Extracting multiple numbers from string" p. 6 reports that
+    // =NPV(-0.9,1,2,"X",3,4) is an error while =NPV(-0.9,1,{2,"X",3},4) is not).
+    ['NPV(0.1,"abc")', "#VALUE!"], // was 0
+    ['NPV(0.1,"110")', 100],
+    ['NPV(0.1,{110,"x"})', 100],
+  ])("%s → %j", (formula, expected) => {
+    const v = grid.evaluate(formula);
+    expect(plain(v)).toEqual(typeof expected === "number" ? expect.closeTo(expected, 12) : expected);
+  });
+
+  it("refuses INDEX of a whole row of a table (Excel returns the row as an array; was its first cell)", () => {
+    // Microsoft, "INDEX function": "If array has more than one row and more than one column, and
+    // only row_num or column_num is used, INDEX returns an array of the entire row or column".
+    expect(() => grid.evaluate("INDEX(A1:C3,3)")).toThrow(/INDEX.*whole row/);
+    expect(() => grid.evaluate("INDEX({1,2;3,4},2)")).toThrow(Unsupported);
+  });
+});
