@@ -13,11 +13,10 @@
  * are reported as {@link FormulaError}s, as are syntax errors and unknown functions.
  */
 import {
+  customFunctionSpec,
   errorValue,
   evaluate,
   FormulaHost,
-  fromResult,
-  fromThrown,
   isErrorValue,
   isMatrix,
   Scalar,
@@ -66,23 +65,12 @@ function calcHost(functions: Map<string, WorksheetFunction>): FormulaHost {
           `${fn.metadata.id} takes at most ${params.length} arguments (${params.map((p) => p.name).join(", ")}), got ${argCount}`,
         );
       }
-      return {
-        arity: params.length,
-        // Excel does not call a custom function with an error argument, even one inside a range
-        // (unless its metadata sets allowErrorForDataTypeAny, which generated metadata cannot):
-        // the error is the result. Microsoft Learn, "Handle and return errors from your custom
-        // function", "Errors as custom function inputs".
-        errors: "deep",
-        call: (values) => {
-          // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
-          const args = values.map((v, i) => (params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v));
-          try {
-            return fromResult(fn.impl(...args));
-          } catch (e) {
-            return fromThrown(e);
-          }
-        },
-      };
+      // A matrix parameter gets a 2-D array even for a single value, as Excel passes it.
+      return customFunctionSpec(
+        (values) =>
+          fn.impl(...values.map((v, i) => (params[i].dimensionality === "matrix" && !isMatrix(v) ? [[v]] : v))),
+        params.length,
+      );
     },
   };
 }

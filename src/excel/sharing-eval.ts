@@ -16,12 +16,11 @@
  * No Office types, no `eval`: pure code, testable in Node.
  */
 import {
+  customFunctionSpec,
   errorValue,
   evaluate,
   FormulaHost,
   FunctionSpec,
-  fromResult,
-  fromThrown,
   nativeFunction,
   Scalar,
   UnsupportedFormula,
@@ -75,18 +74,7 @@ function sharingHost(resolve: ResolveRange, functions: WorksheetFunctions): Form
       if (id === name || typeof fn !== "function" || !/^[A-Z][A-Z0-9_]*$/.test(id)) {
         throw new Unsupported(`the function ${name}`);
       }
-      // Excel does not call a custom function with an error argument, even one inside a range: the
-      // error is the result (see src/cli/formula.ts for the source).
-      return {
-        errors: "deep",
-        call: (values) => {
-          try {
-            return fromResult((fn as (...a: unknown[]) => unknown)(...values));
-          } catch (e) {
-            return fromThrown(e);
-          }
-        },
-      };
+      return customFunctionSpec((values) => (fn as (...a: unknown[]) => unknown)(...values));
     },
   };
 }
