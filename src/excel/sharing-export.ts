@@ -114,20 +114,27 @@ function cellText(text: string): string {
   return clean.length > 32767 ? clean.slice(0, 32766) + "…" : clean;
 }
 
+/** @borgar/fx token types of cell references that may name a sheet (`A1`, `A:A`/`1:1`, trimmed `A1:A`). */
+const SHEET_REFERENCES = new Set(["range", "range_beam", "range_ternary"]);
+
 /**
- * True when a formula refers to a sheet that is not in the new workbook (a copy's references still
- * point at the original sheets, e.g. `'Model'!$H$6` or `Steps!B5`): such a formula would become
- * #REF! there, so its value is written instead.
+ * True when a formula refers to something the new workbook does not have, so that its value is
+ * written instead: a sheet not in it (a copy's references still point at the original sheets,
+ * e.g. `'Model'!$H$6`, `SUM(Steps!B:B)` or `Steps!B5:B`; it would be #REF! there), a table
+ * (`Steps[Y]`) or a defined name (`MyName`): the new file has neither (#REF!, #NAME?). A name
+ * may also be a LET variable; its value is the safe choice there too.
  */
 export function refersOutside(formula: string, exported: Set<string>): boolean {
   let tokens: { type: string; value: string }[];
   try {
-    tokens = tokenize(formula) as { type: string; value: string }[];
+    // allowTernary: `A1:A` is one trimmed reference (Excel's), not a cell and a name.
+    tokens = tokenize(formula, { allowTernary: true }) as { type: string; value: string }[];
   } catch {
     return true; // not understood: the value is the safe choice
   }
   return tokens.some((t) => {
-    if (t.type !== "range") return false;
+    if (t.type === "structured" || t.type === "range_named") return true;
+    if (!SHEET_REFERENCES.has(t.type)) return false;
     const { sheet } = splitReference(t.value);
     return sheet !== undefined && !exported.has(sheet.toLowerCase());
   });

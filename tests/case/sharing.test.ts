@@ -363,4 +363,45 @@ describe("valuesOnlyWorkbook", () => {
     expect(ws.getCell("C1").formula).toBe("'Other (shared)'!A1*2");
     expect(ws.getCell("D1").formula).toBe("A1*2");
   });
+
+  it("writes the value of a formula over whole columns, trimmed ranges, tables or names the new workbook lacks", async () => {
+    const bytes = await valuesOnlyWorkbook(
+      [
+        {
+          name: "Case (shared)",
+          row: 0,
+          col: 0,
+          formulas: [
+            ["=SUM(Model!A:A)", "=SUM(Model!2:2)", "=SUM(Model!A1:A)", "=Steps[Y]*2", "=MyName+1"],
+            ["=SUM('Other (shared)'!A:A)", "=SUM('Other (shared)'!A1:A)", "=SUM(Other!B:B)", "=A1+1", "=Model!B2"],
+          ],
+          values: [
+            [10, 11, 12, 13, 14],
+            [2, 2, 15, 11, 16],
+          ],
+        },
+        { name: "Other (shared)", row: 0, col: 0, formulas: [[2]], values: [[2]] },
+      ],
+      "t",
+    );
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer);
+    const ws = wb.getWorksheet("Case (shared)") as ExcelJS.Worksheet;
+    const cells = ["A1", "B1", "C1", "D1", "E1", "A2", "B2", "C2", "D2", "E2"].map((a) => {
+      const c = ws.getCell(a);
+      return c.type === ExcelJS.ValueType.Formula ? `=${c.formula}` : c.value;
+    });
+    expect(cells).toEqual([
+      10,
+      11,
+      12,
+      13,
+      14,
+      "=SUM('Other (shared)'!A:A)",
+      "=SUM('Other (shared)'!A1:A)",
+      15,
+      "=A1+1",
+      16,
+    ]);
+  });
 });
