@@ -62,10 +62,22 @@ function exportedRange(text: string, exported: Set<string>): { ref: string; shee
 }
 
 /**
+ * A chart point's value for the cache: a number, or the text of one (`getDimensionValues` is typed
+ * `string[]` in the Office.js declarations); a blank or other text is no point (NaN, which the
+ * cache leaves out) rather than a point at 0 as `Number("")` would make it.
+ */
+function chartNumber(x: unknown): number {
+  if (typeof x === "number") return x;
+  if (typeof x === "string" && x.trim() !== "") return Number(x);
+  return NaN;
+}
+
+/**
  * The chart parts of a sheet's charts whose every series draws cells of the exported sheets
  * (a chart that draws a sheet left out is not carried: it would show nothing there).
  */
-function chartParts(sheet: ExportSheet, exported: Set<string>): { parts: string[]; left: number } {
+function chartParts(sheet: ExportSheet, byName: Map<string, ExportSheet>): { parts: string[]; left: number } {
+  const exported = new Set(byName.keys());
   const parts: string[] = [];
   let left = 0;
   for (const chart of sheet.charts ?? []) {
@@ -79,12 +91,13 @@ function chartParts(sheet: ExportSheet, exported: Set<string>): { parts: string[
       left++;
       continue;
     }
-    const first = series[0].y as { first: string };
+    // The y axis shows the number format of the first y cell, on the sheet that range names.
+    const first = series[0].y as { first: string; sheet: string };
+    const ySheet = byName.get(first.sheet.toLowerCase()) as ExportSheet;
     const at = /^([A-Z]+)(\d+)$/.exec(first.first) as RegExpExecArray;
     let col = 0;
     for (const ch of at[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-    const yFormat = sheet.numberFormat?.[Number(at[2]) - 1 - sheet.row]?.[col - 1 - sheet.col] ?? "General";
-    const numbers = (v: unknown[]): number[] => v.map((x) => (typeof x === "number" ? x : Number(x)));
+    const yFormat = ySheet.numberFormat?.[Number(at[2]) - 1 - ySheet.row]?.[col - 1 - ySheet.col] ?? "General";
     parts.push(
       scatterChartXml({
         title: chart.title,
@@ -95,8 +108,8 @@ function chartParts(sheet: ExportSheet, exported: Set<string>): { parts: string[
           name: s.name,
           xRef: (x as { ref: string }).ref,
           yRef: (y as { ref: string }).ref,
-          x: numbers(s.x),
-          y: numbers(s.y),
+          x: s.x.map(chartNumber),
+          y: s.y.map(chartNumber),
           lines: s.lines,
         })),
       }),
@@ -162,7 +175,8 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
   wb.title = title;
   wb.created = new Date(0);
   wb.modified = new Date(0);
-  const exported = new Set(sheets.map((x) => x.name.toLowerCase()));
+  const byName = new Map(sheets.map((x) => [x.name.toLowerCase(), x]));
+  const exported = new Set(byName.keys());
   for (const sheet of sheets) {
     const ws = wb.addWorksheet(sheet.name);
     sheet.formulas.forEach((line, i) =>
@@ -198,7 +212,7 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
   // Charts (ExcelJS writes none): native charts over the same cells, below each sheet's data.
   const placements = sheets.map((sheet) => ({
     sheet: sheet.name,
-    charts: chartParts(sheet, exported).parts,
+    charts: chartParts(sheet, byName).parts,
     row: sheet.row + sheet.formulas.length + 1,
     col: 0,
   }));
@@ -210,11 +224,11 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
  * (those that draw a sheet not exported).
  */
 export function exportedCharts(sheets: ExportSheet[]): { written: number; leftOut: number } {
-  const exported = new Set(sheets.map((x) => x.name.toLowerCase()));
+  const byName = new Map(sheets.map((x) => [x.name.toLowerCase(), x]));
   let written = 0;
   let leftOut = 0;
   for (const sheet of sheets) {
-    const { parts, left } = chartParts(sheet, exported);
+    const { parts, left } = chartParts(sheet, byName);
     written += parts.length;
     leftOut += left;
   }

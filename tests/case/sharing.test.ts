@@ -341,6 +341,56 @@ describe("valuesOnlyWorkbook", () => {
     expect(sheetXml).toMatch(/<drawing r:id="rId\d+"\/>/);
   });
 
+  it("leaves a blank chart value out of the chart's cache (no point at 0), and takes the y format from the y range's sheet", async () => {
+    const bytes = await valuesOnlyWorkbook(
+      [
+        {
+          name: "Case (shared)",
+          row: 0,
+          col: 0,
+          formulas: [[1], [2], [3], [4]],
+          values: [[1], [2], [3], [4]],
+          numberFormat: [['"£"#,##0'], ['"£"#,##0'], ['"£"#,##0'], ['"£"#,##0']],
+          charts: [
+            {
+              title: "Utilization",
+              xTitle: "Step",
+              yTitle: "",
+              series: [
+                {
+                  name: "Busy",
+                  xRef: "='Case (shared)'!$A$1:$A$4",
+                  yRef: "='Model (shared)'!$B$2:$B$5",
+                  x: [1, 2, 3, 4],
+                  y: [0.5, "", null, "0.25"],
+                  lines: false,
+                },
+              ],
+            },
+          ],
+        },
+        {
+          name: "Model (shared)",
+          row: 1,
+          col: 1,
+          formulas: [[0.5], [""], [""], [0.25]],
+          values: [[0.5], [""], [""], [0.25]],
+          numberFormat: [["0.0%"], ["General"], ["General"], ["0.0%"]],
+        },
+      ],
+      "t",
+    );
+    const zip = await JSZip.loadAsync(bytes);
+    const chart = (await zip.file("xl/charts/chart1.xml")!.async("string")).replace(/&quot;/g, '"');
+    const yVal = /<c:yVal>(.*)<\/c:yVal>/s.exec(chart)![1];
+    expect(yVal).toContain("<c:formatCode>0.0%</c:formatCode>");
+    expect(yVal).toContain('<c:ptCount val="4"/>');
+    expect([...yVal.matchAll(/<c:pt idx="(\d+)"><c:v>([^<]*)<\/c:v><\/c:pt>/g)].map((m) => [m[1], m[2]])).toEqual([
+      ["0", "0.5"],
+      ["3", "0.25"],
+    ]);
+  });
+
   it("writes the value of a formula that refers to a sheet left out of the new workbook (it would be #REF! there)", async () => {
     const bytes = await valuesOnlyWorkbook(
       [
