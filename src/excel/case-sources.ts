@@ -164,22 +164,33 @@ export async function readCpuCostChoices(): Promise<CpuCostChoice[]> {
  *
  * @param refs - references as {@link CpuCostChoice.ref} gives them
  * @returns their values, in order
- * @throws Error naming a reference whose sheet no longer exists
+ * @throws Error naming a reference whose sheet is not in the workbook, or that is not one cell
  */
 export async function readCellValues(refs: string[]): Promise<unknown[]> {
   if (refs.length === 0) return [];
+  const cells = refs.map((ref) => {
+    const bang = ref.lastIndexOf("!");
+    const sheet = ref
+      .slice(0, bang)
+      .replace(/^'(.*)'$/, "$1")
+      .replace(/''/g, "'");
+    const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref.slice(bang + 1));
+    if (bang < 1 || !m) throw new Error(`${ref}: not a single-cell reference`);
+    let col = 0;
+    for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+    return { ref, sheet, row: Number(m[2]) - 1, col: col - 1 };
+  });
   return Excel.run(async (context) => {
-    const ranges = refs.map((ref) => {
-      const bang = ref.lastIndexOf("!");
-      const sheet = ref
-        .slice(0, bang)
-        .replace(/^'(.*)'$/, "$1")
-        .replace(/''/g, "'");
-      const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref.slice(bang + 1));
-      if (!m) throw new Error(`${ref}: not a single-cell reference`);
-      let col = 0;
-      for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-      const r = context.workbook.worksheets.getItem(sheet).getRangeByIndexes(Number(m[2]) - 1, col - 1, 1, 1);
+    // getItem would fail at sync with a bare ItemNotFound; the null object lets the error name the
+    // reference (Office docs, "*OrNullObject methods and properties").
+    const sheets = new Map<string, Excel.Worksheet>();
+    for (const c of cells)
+      if (!sheets.has(c.sheet)) sheets.set(c.sheet, context.workbook.worksheets.getItemOrNullObject(c.sheet));
+    await context.sync();
+    const gone = cells.find((c) => (sheets.get(c.sheet) as Excel.Worksheet).isNullObject);
+    if (gone) throw new Error(`${gone.ref}: the sheet "${gone.sheet}" is not in the workbook (deleted or renamed?)`);
+    const ranges = cells.map((c) => {
+      const r = (sheets.get(c.sheet) as Excel.Worksheet).getRangeByIndexes(c.row, c.col, 1, 1);
       r.load("values");
       return r;
     });

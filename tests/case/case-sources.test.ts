@@ -7,7 +7,8 @@ import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { cellResult, columnLetter, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-import { CPU_COST_HEADER, cpuCostChoices, ReadSheet } from "../../src/excel/case-sources";
+import { CPU_COST_HEADER, cpuCostChoices, readCellValues, ReadSheet } from "../../src/excel/case-sources";
+import { createFakeHost, FakeSheet, installFakeHost } from "../excel/fake-excel";
 import { planCells } from "./sheet-eval";
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -117,5 +118,35 @@ describe("cpuCostChoices", () => {
     read.values[header + 1][col] = "";
     // n − 1 steps (no Steps sheet read: no protocol levels).
     expect(cpuCostChoices([read]).length).toBe(tableRowCount(table) - 1);
+  });
+});
+
+describe("readCellValues", () => {
+  function workbook(): void {
+    const host = createFakeHost();
+    installFakeHost(globalThis as unknown as Record<string, unknown>, host);
+    const model = new FakeSheet("Bob's Model");
+    model.cell(5, 7).value = 0.0039;
+    model.cell(1, 27).value = 2;
+    host.workbook.sheets.push(model);
+  }
+
+  it("reads the cells in order, from a quoted sheet name", async () => {
+    workbook();
+    expect(await readCellValues(["'Bob''s Model'!$H$6", "'Bob''s Model'!AB2", "'Bob''s Model'!$A$1"])).toEqual([
+      0.0039,
+      2,
+      "",
+    ]);
+  });
+
+  it("names the reference whose sheet is not in the workbook (deleted or renamed)", async () => {
+    workbook();
+    await expect(readCellValues(["'Bob''s Model'!$H$6", "'Model (2)'!$H$6"])).rejects.toThrow(
+      `'Model (2)'!$H$6: the sheet "Model (2)" is not in the workbook (deleted or renamed?)`,
+    );
+    await expect(readCellValues(["'Bob''s Model'!$H$6:$H$7"])).rejects.toThrow(
+      "'Bob''s Model'!$H$6:$H$7: not a single-cell reference",
+    );
   });
 });

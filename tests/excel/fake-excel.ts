@@ -545,6 +545,12 @@ class WorksheetsProxy {
   getItem(name: string): WorksheetProxy {
     return new WorksheetProxy(this.ctx, name);
   }
+  /** Worksheets.getItemOrNullObject (ExcelApi 1.4): `isNullObject` is known after the next sync. */
+  getItemOrNullObject(name: string): WorksheetProxy {
+    const ws = new WorksheetProxy(this.ctx, name);
+    this.ctx.push({ getSheetOrNull: name }, () => (ws.isNullObject = this.ctx.book.sheet(name) === undefined));
+    return ws;
+  }
   add(name: string): WorksheetProxy {
     this.ctx.push({ addSheet: name }, () => {
       if (this.ctx.book.sheet(name)) throw new Error(`A sheet named ${name} already exists (ItemAlreadyExists)`);
@@ -591,6 +597,8 @@ class WorksheetProxy {
     items: ChartReader[];
   };
   readonly freezePanes: { freezeRows: (n: number) => void };
+  /** True when got by getItemOrNullObject for a sheet that does not exist (known after sync). */
+  isNullObject = false;
   constructor(
     private readonly ctx: Context,
     private sheetName: string,
