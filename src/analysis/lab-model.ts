@@ -58,6 +58,12 @@ function mmcOf(c: number | null, sv: number | null, x: number | null): ModelRow[
   }
 }
 
+/**
+ * The Model table's header of the per-step CPU cost (column key "d"): the pane finds the cells a
+ * business case can refer to by it (src/excel/case-sources.ts).
+ */
+export const CPU_COST_HEADER = "D CPU-ms per IO";
+
 function modelColumns(): ColumnSpec<ModelRow>[] {
   return [
     { key: "source", header: "source", numFmt: F.text, get: (m) => m.step.source, keep: true },
@@ -97,7 +103,7 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
     },
     {
       key: "d",
-      header: "D CPU-ms per IO",
+      header: CPU_COST_HEADER,
       numFmt: F.d,
       description:
         "Utilization law D = U / X, in CPU-milliseconds per IO — numerically the same as cores per 1000 IOPS",

@@ -9,10 +9,8 @@
  * {@link cpuCostChoices} is pure (sheets as read → choices); {@link readCpuCostChoices} and
  * {@link readCellValues} are the Office.js side.
  */
+import { CPU_COST_HEADER } from "../analysis/lab-model";
 import { columnLetter } from "../analysis/plan";
-
-/** The Model table's header of the per-step CPU cost (lab-model.ts, column key "d"). */
-export const CPU_COST_HEADER = "D CPU-ms per IO";
 /** Sheets the lab import writes, with the suffix a second import gets ("Model (2)"). */
 const MODEL_SHEET = /^Model(?: \(\d+\))?$/;
 const STEPS_SHEET = /^Steps(?: \(\d+\))?$/;

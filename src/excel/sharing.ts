@@ -240,14 +240,15 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
             replacement = { kind: "formula", formula: native };
           else if (writable(block)) replacement = { kind: "values", values: block };
           else {
+            const error = block.flat().find(isErrorValue);
             replacement = {
               kind: "copy",
               rows: block.length,
               columns: block[0]?.length ?? 1,
               reason: isErrorValue(value)
                 ? `the value is the error ${value.error}`
-                : block.flat().some(isErrorValue)
-                  ? `the result holds the error ${(block.flat().find(isErrorValue) as { error: string }).error}`
+                : error
+                  ? `the result holds the error ${error.error}`
                   : "a text value that would read as a formula",
             };
           }

@@ -7,7 +7,8 @@ import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { cellResult, columnLetter, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-import { CPU_COST_HEADER, cpuCostChoices, readCellValues, ReadSheet } from "../../src/excel/case-sources";
+import { CPU_COST_HEADER } from "../../src/analysis/lab-model";
+import { cpuCostChoices, readCellValues, ReadSheet } from "../../src/excel/case-sources";
 import { createFakeHost, FakeSheet, installFakeHost } from "../excel/fake-excel";
 import { planCells } from "./sheet-eval";
 
