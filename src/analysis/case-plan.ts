@@ -145,8 +145,13 @@ export function conclusion(input: CaseInput, result: CaseResult): string {
  * the cells), scaled to the case's unit.
  */
 function serviceTimeFormula(ref: string | string[], divisor: number | undefined): string {
-  const cells = typeof ref === "string" ? ref : ref.length === 1 ? ref[0] : `AVERAGE(${ref.join(",")})`;
+  const cells = referencedCells(ref);
   return divisor === undefined || divisor === 1 ? cells : `${cells}/${divisor}`;
+}
+
+/** The analysis cell a service time refers to, or the mean of several (before any unit scaling). */
+export function referencedCells(ref: string | string[]): string {
+  return typeof ref === "string" ? ref : ref.length === 1 ? ref[0] : `AVERAGE(${ref.join(",")})`;
 }
 
 /** Where the conclusion's figures are: 1-based rows of the Costs table, options in columns B onwards. */

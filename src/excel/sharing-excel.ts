@@ -82,7 +82,9 @@ function cellIndex(address: string): { row: number; col: number } {
 }
 
 /** Reads every sheet's used range that is small enough; returns the snapshots and the names skipped. */
-async function readSheets(context: Excel.RequestContext): Promise<{ snapshots: SheetSnapshot[]; skipped: string[] }> {
+async function readSheets(
+  context: Excel.RequestContext,
+): Promise<{ snapshots: SheetSnapshot[]; skipped: string[]; names: string[] }> {
   const sheets = context.workbook.worksheets;
   sheets.load("items/name");
   await context.sync();
@@ -116,6 +118,7 @@ async function readSheets(context: Excel.RequestContext): Promise<{ snapshots: S
       valueTypes: r.valueTypes as string[][],
     })),
     skipped,
+    names: sheets.items.map((ws) => ws.name),
   };
 }
 
@@ -141,15 +144,12 @@ export interface ShareableSheet {
  */
 export async function listShareableSheets(): Promise<ShareableSheet[]> {
   return Excel.run(async (context) => {
-    const { snapshots, skipped } = await readSheets(context);
+    const { snapshots, skipped, names } = await readSheets(context);
     const caplab = new Set(sheetsWithCaplab(snapshots));
-    const sheets = context.workbook.worksheets;
-    sheets.load("items/name");
-    await context.sync();
     const read = new Set(snapshots.map((s) => s.name));
-    return sheets.items
-      .filter((ws) => read.has(ws.name) || skipped.includes(ws.name))
-      .map((ws) => ({ name: ws.name, caplab: caplab.has(ws.name), tooLarge: skipped.includes(ws.name) }));
+    return names
+      .filter((name) => read.has(name) || skipped.includes(name))
+      .map((name) => ({ name, caplab: caplab.has(name), tooLarge: skipped.includes(name) }));
   });
 }
 
@@ -270,10 +270,9 @@ export async function prepareForSharing(options: ShareOptions = {}): Promise<Sha
 /**
  * The charts of each sheet as the export needs them: titles, and per series its name, line style,
  * ranges (`getDimensionDataSourceString`, ExcelApi 1.15) and values (`getDimensionValues`, 1.12).
- * Without 1.15 the charts are not read (the new workbook then has none).
+ * Called only where 1.15 is supported ({@link chartsOf} checks).
  */
 async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet[]): Promise<ExportChart[][]> {
-  if (!Office.context.requirements.isSetSupported("ExcelApi", "1.15")) return sheets.map(() => []);
   const collections = sheets.map((ws) => {
     const charts = ws.charts;
     charts.load("items/name");
@@ -403,10 +402,9 @@ export async function exportValuesOnlyWorkbook(
   });
   const { charts, problem } = await chartsOf(sheetNames);
   sheets.forEach((sheet, k) => (sheet.charts = charts[k]));
-  const { valuesOnlyWorkbook, toBase64, exportedCharts } = await import("./sharing-export");
-  const bytes = await valuesOnlyWorkbook(sheets, title);
+  const { valuesOnlyExport, toBase64 } = await import("./sharing-export");
+  const { bytes, ...counted } = await valuesOnlyExport(sheets, title);
   await open(toBase64(bytes));
-  const counted = exportedCharts(sheets);
   const chartsLeftOut = problem ? [problem] : [];
   if (counted.leftOut > 0)
     chartsLeftOut.push(`${counted.leftOut} chart${counted.leftOut === 1 ? " draws" : "s draw"} a sheet not exported`);

@@ -170,6 +170,17 @@ function cachedResult(v: unknown): ExcelJS.CellFormulaValue["result"] {
  * const bytes = await valuesOnlyWorkbook([{ name: "Case", row: 0, col: 0, formulas: [["=1+1"]], values: [[2]] }], "Case");
  */
 export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): Promise<Uint8Array> {
+  return (await valuesOnlyExport(sheets, title)).bytes;
+}
+
+/**
+ * {@link valuesOnlyWorkbook}, with how many of the sheets' charts it wrote and how many it left
+ * out (those that draw a sheet not exported).
+ */
+export async function valuesOnlyExport(
+  sheets: ExportSheet[],
+  title: string,
+): Promise<{ bytes: Uint8Array; written: number; leftOut: number }> {
   const wb = new ExcelJS.Workbook();
   wb.creator = "Capacity Lab";
   wb.title = title;
@@ -210,29 +221,15 @@ export async function valuesOnlyWorkbook(sheets: ExportSheet[], title: string): 
   }
   const out = new Uint8Array((await wb.xlsx.writeBuffer()) as ArrayBuffer);
   // Charts (ExcelJS writes none): native charts over the same cells, below each sheet's data.
-  const placements = sheets.map((sheet) => ({
-    sheet: sheet.name,
-    charts: chartParts(sheet, byName).parts,
-    row: sheet.row + sheet.formulas.length + 1,
-    col: 0,
-  }));
-  return insertCharts(out, placements);
-}
-
-/**
- * How many of the sheets' charts {@link valuesOnlyWorkbook} writes, and how many it leaves out
- * (those that draw a sheet not exported).
- */
-export function exportedCharts(sheets: ExportSheet[]): { written: number; leftOut: number } {
-  const byName = new Map(sheets.map((x) => [x.name.toLowerCase(), x]));
   let written = 0;
   let leftOut = 0;
-  for (const sheet of sheets) {
+  const placements = sheets.map((sheet) => {
     const { parts, left } = chartParts(sheet, byName);
     written += parts.length;
     leftOut += left;
-  }
-  return { written, leftOut };
+    return { sheet: sheet.name, charts: parts, row: sheet.row + sheet.formulas.length + 1, col: 0 };
+  });
+  return { bytes: await insertCharts(out, placements), written, leftOut };
 }
 
 /** Base64 of bytes, as `Excel.createWorkbook` takes them (chunked: no call-stack limit on large files). */

@@ -10,6 +10,7 @@
  * DOM only through textContent and attributes (input labels and values are data, never HTML).
  */
 import { el } from "./dom";
+import { referencedCells } from "../analysis/case-plan";
 import type { CpuCostChoice } from "../excel/case-sources";
 
 /** A case as edited: the JSON format of `caplab case`, with inputs possibly wrong or missing. */
@@ -329,7 +330,7 @@ export class CaseForm {
     const wrap = el("div");
     const choices = this.hooks.choices();
     const refs = refsOf(w);
-    const ref = refs ? (refs.length === 1 ? refs[0] : `AVERAGE(${refs.join(",")})`) : undefined;
+    const ref = refs ? referencedCells(refs) : undefined;
     if (choices.length > 0 || ref) {
       const id = this.id();
       const lab = el("label", "Service time from");
