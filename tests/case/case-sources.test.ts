@@ -10,7 +10,7 @@ import { cellResult, columnLetter, SheetPlan, tableRow, tableRowCount } from "..
 import { CPU_COST_HEADER } from "../../src/analysis/lab-model";
 import { cpuCostChoices, readCellValues, ReadSheet } from "../../src/excel/case-sources";
 import { createFakeHost, FakeSheet, installFakeHost } from "../excel/fake-excel";
-import { planCells } from "./sheet-eval";
+import { extentOf, planCells } from "./sheet-eval";
 
 const ROOT = path.join(__dirname, "..", "..");
 const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/iogen-real", f));
@@ -18,13 +18,7 @@ const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "te
 /** A plan sheet as Excel's used range would read it: values only (formulas' computed results). */
 function asRead(sheet: SheetPlan, name = sheet.name): ReadSheet {
   const cells = planCells(sheet);
-  let rows = 0;
-  let cols = 0;
-  for (const key of cells.keys()) {
-    const [r, c] = key.split(",").map(Number);
-    rows = Math.max(rows, r + 1);
-    cols = Math.max(cols, c + 1);
-  }
+  const { rows, cols } = extentOf(cells);
   const values = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
   for (const [key, v] of cells) {
     const [r, c] = key.split(",").map(Number);

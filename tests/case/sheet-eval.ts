@@ -20,6 +20,18 @@ export function parseA1(ref: string): { row: number; col: number } {
   return { row: Number(m[2]) - 1, col: col - 1 };
 }
 
+/** Rows and columns spanned by cells keyed "row,col" (0-based), as a used range starting at A1. */
+export function extentOf(cells: Map<string, unknown>): { rows: number; cols: number } {
+  let rows = 0;
+  let cols = 0;
+  for (const key of cells.keys()) {
+    const [r, c] = key.split(",").map(Number);
+    rows = Math.max(rows, r + 1);
+    cols = Math.max(cols, c + 1);
+  }
+  return { rows, cols };
+}
+
 /** The plan's cells by "row,col" (0-based), as the grid renderers place them. */
 export function planCells(sheet: SheetPlan): Map<string, CellValue> {
   const cells = new Map<string, CellValue>();
@@ -111,13 +123,7 @@ export function excelSnapshot(
   name = sheet.name,
 ): SheetSnapshot {
   const cells = planCells(sheet);
-  let rows = 0;
-  let cols = 0;
-  for (const key of cells.keys()) {
-    const [r, c] = key.split(",").map(Number);
-    rows = Math.max(rows, r + 1);
-    cols = Math.max(cols, c + 1);
-  }
+  const { rows, cols } = extentOf(cells);
   const formulas: unknown[][] = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
   const values: unknown[][] = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
   for (const [key, v] of cells) {
