@@ -59,8 +59,8 @@ module.exports = async (env, options) => {
     devtool: "source-map",
     entry: {
       taskpane: "./src/taskpane/taskpane.ts",
-      // The second module publishes the wrappers for the task pane (src/excel/sharing-functions.ts).
-      functions: [FUNCTIONS_INPUT, "./src/excel/sharing-publish.ts"],
+      // The second module publishes the wrappers for the task pane (src/sharing/functions.ts).
+      functions: [FUNCTIONS_INPUT, "./src/sharing/publish.ts"],
       commands: "./src/commands/commands.ts",
       // The pane's reading worker (new Worker("read-worker.js")): readers and analysis off the UI thread.
       "read-worker": "./src/taskpane/read-worker.ts",

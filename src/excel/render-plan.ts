@@ -43,7 +43,7 @@ import {
   jsonBytes,
   rowBlocks,
   samplePoints,
-} from "./blocks";
+} from "../report/blocks";
 
 /** The requirement set the renderer needs: series.add/setValues, freezePanes, chart series types (1.7). */
 export const REQUIRED_EXCEL_API = "1.7";

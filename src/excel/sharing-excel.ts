@@ -17,11 +17,11 @@
  * part, no trust prompt. (`getFileAsync` cannot give the .xlsx on the web, and cannot strip
  * the add-in parts anywhere.)
  *
- * All `Excel.run` calls of the feature are here; the logic is in `sharing.ts` (pure).
+ * All `Excel.run` calls of the feature are here; the logic is in `src/sharing/` (pure: `freeze.ts`, `evaluate.ts`, `export.ts`).
  */
-import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "./sharing";
-import { isErrorValue, Scalar } from "./sharing-eval";
-import type { ExportChart, ExportSheet } from "./sharing-export";
+import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "../sharing/freeze";
+import { isErrorValue, Scalar } from "../sharing/evaluate";
+import type { ExportChart, ExportSheet } from "../sharing/export";
 
 /**
  * Sheets above this many used cells are not read (a large Subintervals sheet). Each sheet is read
@@ -402,7 +402,7 @@ export async function exportValuesOnlyWorkbook(
   });
   const { charts, problem } = await chartsOf(sheetNames);
   sheets.forEach((sheet, k) => (sheet.charts = charts[k]));
-  const { valuesOnlyExport, toBase64 } = await import("./sharing-export");
+  const { valuesOnlyExport, toBase64 } = await import("../sharing/export");
   const { bytes, ...counted } = await valuesOnlyExport(sheets, title);
   await open(toBase64(bytes));
   const chartsLeftOut = problem ? [problem] : [];

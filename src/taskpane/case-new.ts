@@ -11,7 +11,7 @@ import { buildCasePlan, CasePlan } from "../analysis/case-plan";
 import { parseCaseInput } from "../analysis/case-input";
 import { isDomainError } from "../core/errors";
 import { renderWorkbookPlan } from "../excel/render-plan";
-import { runtimeFunctions } from "../excel/sharing-functions";
+import { runtimeFunctions } from "../sharing/functions";
 import { CpuCostChoice, readCellValues, readCpuCostChoices } from "../excel/case-sources";
 import { CaseForm, Draft, refsOf } from "./case-form";
 import { CASE_EXAMPLES, exampleDraft } from "./case-examples";

@@ -8,7 +8,7 @@ import { formatProblem } from "../import/types";
 import { collectLabData } from "../analysis/lab-data";
 import { buildLabPlan } from "../analysis/lab-plan";
 import type { WorkbookPlan } from "../analysis/plan";
-import { MAX_CHART_POINTS, samplePoints } from "../excel/blocks";
+import { MAX_CHART_POINTS, samplePoints } from "../report/blocks";
 
 /** Chunk size of File.slice reads (as `caplab report` reads 1 MiB chunks). */
 export const CHUNK_BYTES = 1 << 20;

@@ -12,7 +12,7 @@ import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import { renderWorkbookPlan } from "../../src/excel/render-plan";
 import { exportValuesOnlyWorkbook, prepareForSharing } from "../../src/excel/sharing-excel";
-import { hasCaplabFormula } from "../../src/excel/sharing";
+import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { createFakeHost, installFakeHost } from "../excel/fake-excel";
 import { parseA1, planCells } from "./sheet-eval";
 import { cellResult } from "../../src/analysis/plan";

@@ -9,7 +9,7 @@ import * as path from "path";
 import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import { exportValuesOnlyWorkbook, prepareForSharing, uniqueSheetName } from "../../src/excel/sharing-excel";
-import { hasCaplabFormula } from "../../src/excel/sharing";
+import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { excelSnapshot } from "./sheet-eval";
 import { createFakeHost, FakeSheet, FakeWorkbook, installFakeHost } from "../excel/fake-excel";
 

@@ -18,10 +18,10 @@ import {
   nativeNpvEquivalent,
   planFreeze,
   SheetSnapshot,
-} from "../../src/excel/sharing";
-import { FormulaEvaluator } from "../../src/excel/sharing-eval";
-import { GLOBAL_NAME } from "../../src/excel/sharing-functions";
-import { toBase64, valuesOnlyWorkbook } from "../../src/excel/sharing-export";
+} from "../../src/sharing/freeze";
+import { FormulaEvaluator } from "../../src/sharing/evaluate";
+import { GLOBAL_NAME } from "../../src/sharing/functions";
+import { toBase64, valuesOnlyWorkbook } from "../../src/sharing/export";
 import { excelSnapshot, parseA1 } from "./sheet-eval";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");

@@ -2,15 +2,15 @@
  * A small spreadsheet for tests: lays a {@link SheetPlan} out on a grid the way the grid
  * renderers do (notes in column A from row 1, each table's header at `at`, rows below) and
  * recalculates its formulas from the input cells with the add-in's formula evaluator
- * (`src/excel/sharing-eval.ts`: arithmetic, SUM, MAX, INT, ROUNDUP, NPV, INDEX, `CAPLAB.*` through
+ * (`src/sharing/evaluate.ts`: arithmetic, SUM, MAX, INT, ROUNDUP, NPV, INDEX, `CAPLAB.*` through
  * the worksheet functions), so a test can check that every formula in the plan gives the value
  * the plan carries and that editing an input changes the outputs. A formula the evaluator does not
  * know throws, so it fails the test instead of passing silently.
  */
 import "./publish-functions";
 import { CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
-import { SheetSnapshot } from "../../src/excel/sharing";
+import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/sharing/evaluate";
+import { SheetSnapshot } from "../../src/sharing/freeze";
 
 export function parseA1(ref: string): { row: number; col: number } {
   const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref);

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-excel";
 import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
-import { freeSheetName, samplePoints, needsTextFormat } from "../../src/excel/blocks";
+import { freeSheetName, samplePoints, needsTextFormat } from "../../src/report/blocks";
 import { WorkbookPlan, TablePlan, columnIndex, columnLetter } from "../../src/analysis/plan";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";

@@ -6,7 +6,7 @@
  */
 import { evaluateFormula } from "../../src/cli/formula";
 import * as wrappers from "../../src/functions/functions";
-import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "../../src/excel/sharing-eval";
+import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "../../src/sharing/evaluate";
 
 /** A sheet whose A1 is empty (a reference is a 1×1 range: [[value]]), B1 holds 2, C1 holds the text "x" and D1 #N/A. */
 const CELLS: Record<string, Scalar> = { A1: null, B1: 2, C1: "x", D1: { error: "#N/A" } };

@@ -19,8 +19,8 @@
 import ExcelJS from "exceljs";
 import { tokenize } from "@borgar/fx";
 import { columnLetter } from "../analysis/plan";
-import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./sharing";
-import { isErrorValue, splitReference } from "./sharing-eval";
+import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./freeze";
+import { isErrorValue, splitReference } from "./evaluate";
 import { insertCharts, scatterChartXml } from "../report/xlsx-charts";
 
 /** A chart of a sheet to export, as Office.js reads it back (ExcelApi 1.15). */

@@ -7,7 +7,7 @@
  * The formula engine is the shared one of `src/formula/` (also `caplab calc`'s); this module gives
  * it the sharing side's host: cell and range references, optionally on another sheet, resolved
  * through a callback; `CAPLAB.*` (the worksheet wrappers of `src/functions/functions.ts`, as loaded
- * in this runtime: see `sharing-functions.ts`); and the native functions a planner's sheet
+ * in this runtime: see `functions.ts`); and the native functions a planner's sheet
  * typically wraps them in (SUM, MIN, MAX, AVERAGE, ABS, SQRT, INT, ROUND, ROUNDUP, ROUNDDOWN, IF,
  * INDEX, NPV). Anything else (names, other functions, whole-column references beyond the data) is
  * {@link Unsupported}: the caller then takes Excel's own value with `Range.copyFrom(…, "Values")`.
@@ -26,7 +26,7 @@ import {
   UnsupportedFormula,
   Value,
 } from "../formula";
-import { runtimeFunctions, WorksheetFunctions } from "./sharing-functions";
+import { runtimeFunctions, WorksheetFunctions } from "./functions";
 
 export { ErrorValue, isErrorValue, Scalar, Value } from "../formula";
 

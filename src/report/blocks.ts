@@ -1,6 +1,8 @@
 /**
- * Pure layout for the Office.js renderer: how a plan's cells become the 2-D arrays Office.js is
- * given, and how a table is cut into write blocks bounded by serialized size and rows.
+ * Pure layout for the Office.js renderer (`src/excel/render-plan.ts`): how a plan's cells become
+ * the 2-D arrays Office.js is given, and how a table is cut into write blocks bounded by
+ * serialized size and rows. It lives with the other pure renderers so that `src/excel/` holds
+ * only code that calls Office.js.
  *
  * Why bytes and not only rows: Excel on the web refuses a request over 5 MB
  * (`RequestPayloadSizeLimitExceeded`, docs/concepts/resource-limits-and-performance-optimization.md);

@@ -13,11 +13,11 @@
  * - or, when the formula uses something the evaluator does not compute or the value is an Excel
  *   error, **Excel's own value**, copied with `Range.copyFrom(…, "Values")` after calculation.
  *
- * The Office.js side (`sharing-excel.ts`) applies the plan to copies of the sheets, lists the
+ * The Office.js side (`src/excel/sharing-excel.ts`) applies the plan to copies of the sheets, lists the
  * frozen cells on a `Frozen formulas` sheet and checks that no copy has a `CAPLAB.` formula left.
  */
 import { tokenize } from "@borgar/fx";
-import { FormulaEvaluator, isErrorValue, Scalar, splitReference, Unsupported, Value } from "./sharing-eval";
+import { FormulaEvaluator, isErrorValue, Scalar, splitReference, Unsupported, Value } from "./evaluate";
 import { columnLetter } from "../analysis/plan";
 
 /** A sheet as Office.js reads it: the used range's position and its `formulas` and `values`. */
