@@ -3,8 +3,8 @@
  * fitted over the steps, and the response-vs-throughput and CPU-vs-IOPS charts.
  */
 import { isDomainError } from "../core/errors";
-import { leastSquares } from "../core/least-squares";
 import { mmcMetrics } from "../core/mmc";
+import { cpuBasis, CPU_CENSOR_PCT, CpuFitGroup, cpuFits, CpuFits, StepFitRole } from "./lab-cpu-fit";
 import { LabStep } from "./lab-data";
 import { AddinFormulaCell, CellValue, ChartPlan, SeriesPlan, SheetPlan } from "./plan";
 import { ColumnSpec, F, fmt, formula, num, NUM, series, SheetBuilder } from "./sheet-builder";
@@ -21,9 +21,11 @@ interface ModelRow {
   xr: number | null;
   xs: number | null;
   mmc: { c: number; sMs: number; rho: number; predicted: number | null; note: string } | null;
+  /** The step's place in the CPU line of its protocol/option level. */
+  fit: StepFitRole | null;
 }
 
-function modelRow(s: LabStep): ModelRow {
+function modelRow(s: LabStep, fits: CpuFits): ModelRow {
   const x = s.values.iops;
   const { basis, busyPct, cores } = cpuBasis(s);
   const busyCores = busyPct !== null && cores !== null ? (busyPct / 100) * cores : null;
@@ -34,15 +36,7 @@ function modelRow(s: LabStep): ModelRow {
   const xr = x !== null && r !== null ? (x * r) / 1000 : null;
   const xs = x !== null && sv !== null ? (x * sv) / 1000 : null;
   const mmc = mmcOf(s.values.queue_depth, sv, x);
-  return { step: s, basis, busyPct, cores, busyCores, dMs, xMax, xr, xs, mmc };
-}
-
-/** CPU utilization basis: host CPU (busy % × cores) when known, else the generator's own CPU. */
-function cpuBasis(s: LabStep): Pick<ModelRow, "basis" | "busyPct" | "cores"> {
-  if (s.values.cpu_busy_pct !== null && s.values.cpu_cores !== null && s.values.cpu_cores > 0)
-    return { basis: "host", busyPct: s.values.cpu_busy_pct, cores: s.values.cpu_cores };
-  if (s.values.tool_cpu_pct !== null) return { basis: "tool", busyPct: s.values.tool_cpu_pct, cores: 1 }; // % of one CPU
-  return { basis: null, busyPct: null, cores: null };
+  return { step: s, basis, busyPct, cores, busyCores, dMs, xMax, xr, xs, mmc, fit: fits.roles.get(s) ?? null };
 }
 
 /** M/M/c with c = queue depth, S = service avg (ms), λ = X; null when an input is missing. */
@@ -57,12 +51,6 @@ function mmcOf(c: number | null, sv: number | null, x: number | null): ModelRow[
     return { c, sMs: sv, rho, predicted: null, note: `no steady state: ${e.message}` };
   }
 }
-
-/**
- * The Model table's header of the per-step CPU cost (column key "d"): the pane finds the cells a
- * business case can refer to by it (src/excel/case-sources.ts).
- */
-export const CPU_COST_HEADER = "D CPU-ms per IO";
 
 function modelColumns(): ColumnSpec<ModelRow>[] {
   return [
@@ -103,26 +91,55 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
     },
     {
       key: "d",
-      header: CPU_COST_HEADER,
+      header: "U/X CPU-ms per IO (includes background work)",
       numFmt: F.d,
       description:
-        "Utilization law D = U / X, in CPU-milliseconds per IO — numerically the same as cores per 1000 IOPS",
+        "Utilization law D = U / X of this step alone, in CPU-milliseconds per IO: ALL busy CPU, background work included, over this step's IOPS, so it overstates the cost of an IO at low load. The cost of one more IO is the fitted marginal cost above.",
       get: (m, ref) => formula(`${ref("u")}/${ref("x")}*1000`, m.dMs),
     },
     {
       key: "d_us",
-      header: "D CPU-µs per IO",
+      header: "U/X CPU-µs per IO (includes background work)",
       numFmt: "0.00",
-      description: "The same D in CPU-microseconds per IO",
+      description: "The same U/X in CPU-microseconds per IO",
       get: (m, ref) => formula(`${ref("d")}*1000`, m.dMs === null ? null : m.dMs * 1000),
     },
     {
       key: "xmax",
-      header: "X_max IOPS",
+      header: "cores ÷ (U/X) IOPS",
       numFmt: F.iops,
       description:
-        "Saturation estimate X_max = cores / D: the IOPS at which the CPUs would be 100 % busy at this step's D",
+        "cores / D at this step's U/X: the IOPS at which the CPUs would be 100 % busy if every IO cost this step's U/X, background included (a pessimistic bound; the fitted CPU saturation is above)",
       get: (m, ref) => formula(`${ref("cores")}/(${ref("d")}/1000)`, m.xMax),
+    },
+    {
+      key: "fit_role",
+      header: "on CPU line",
+      numFmt: F.text,
+      description: `used: a point of its level's fitted CPU line; censored: CPU ≥ ${CPU_CENSOR_PCT} % (saturated, left off the line); excluded: no CPU figure or another CPU basis`,
+      get: (m) => (m.fit ? (m.fit.role === "censored" ? `censored (≥ ${CPU_CENSOR_PCT} %)` : m.fit.role) : ""),
+    },
+    {
+      key: "leverage",
+      header: "leverage h",
+      numFmt: F.ratio,
+      description:
+        "Leverage of the step in the CPU line, 1/n + (X − X̄)²/Sxx; above 4/n it steers the line (Hoaglin & Welsch)",
+      get: (m) => num(m.fit?.leverage),
+    },
+    {
+      key: "rstudent",
+      header: "studentized residual",
+      numFmt: F.ratio,
+      description: "Externally studentized residual of the step's CPU %; beyond ±3 the step lies off the line",
+      get: (m) => num(m.fit?.studentized),
+    },
+    {
+      key: "cooks",
+      header: "Cook's D",
+      numFmt: F.ratio,
+      description: "Cook's distance: how far the line moves without this step; above 1 the step dominates it",
+      get: (m) => num(m.fit?.cooks),
     },
     {
       key: "r",
@@ -225,35 +242,6 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
   ];
 }
 
-interface CpuLine {
-  basis: "host" | "tool";
-  slope: number; // CPU % per IOPS
-  intercept: number; // CPU % at 0 IOPS (background)
-  r2: number;
-  cores: number;
-  n: number;
-}
-
-/** Least-squares line CPU % = a + b·IOPS over the steps sharing one CPU basis and core count. */
-function cpuLine(rows: ModelRow[]): CpuLine | null {
-  const usable = rows.filter((m) => m.basis !== null && m.busyPct !== null && m.step.values.iops !== null);
-  if (usable.length < 2) return null;
-  const basis = usable[0].basis as "host" | "tool";
-  const cores = usable[0].cores as number;
-  const same = usable.filter((m) => m.basis === basis && m.cores === cores);
-  const pts = same.map((m) => [m.step.values.iops as number, m.busyPct as number]);
-  const xs = new Set(pts.map((p) => p[0]));
-  if (xs.size < 2) return null;
-  // Householder QR of [1, IOPS] (the core's solver, as R's lm): coefficients and residual sum of squares.
-  const y = pts.map((p) => p[1]);
-  const fit = leastSquares([pts.map(() => 1), pts.map((p) => p[0])], y);
-  const [b, m] = fit.coefficients;
-  if (b === null || m === null) return null;
-  const mean = y.reduce((sum, v) => sum + v, 0) / y.length;
-  const ssTot = y.reduce((sum, v) => sum + (v - mean) ** 2, 0);
-  return { basis, slope: m, intercept: b, r2: ssTot > 0 ? 1 - fit.rss / ssTot : 1, cores, n: pts.length };
-}
-
 /**
  * The M/M/c response curve R(X) for the steps' common queue depth c and the service time S of the
  * lightest-loaded step (what the model predicts if the service time stayed as at low load), from
@@ -279,36 +267,161 @@ function mmcCurve(rows: ModelRow[]): SeriesPlan[] {
   return [{ name: `M/M/${c} curve (S = ${fmt(sMs, 3)} ms)`, x, y, style: "line" }];
 }
 
-/** The Model sheet's notes and the Summary's headline on the CPU cost. */
-function cpuNotes(line: CpuLine | null): { headline: string; notes: string[] } {
-  const modelNotes = [
-    "Utilization law: D = U / X (U in busy cores, X in IOPS). Saturation X_max = cores / D. Little's law: N = X·R.",
+/** The Model sheet's notes. */
+function modelNotes(): string[] {
+  return [
+    "Marginal CPU cost per IO (table CpuFit): CPU % = a + b·IOPS fitted by least squares over each protocol/option level's steps below " +
+      `${CPU_CENSOR_PCT} % CPU, with 95 % intervals. b is the cost of one more IO (CPU-ms per IO = b/100 × cores × 1000 = cores per 1000 IOPS); ` +
+      "a is the background CPU at zero IOPS; the CPU saturation IOPS is where the line reaches 100 % (Fieller's interval). This, not U/X per step, is the CPU time per IO a business case should use.",
+    "Per step (table Model): U/X = all busy CPU over the step's IOPS, background work included; cores ÷ (U/X) is the pessimistic IOPS bound it implies. Little's law: N = X·R.",
     "M/M/c: c = the step's queue depth (the IO slots arrivals queue for in an open-loop generator), S = the step's measured mean service time, λ = achieved IOPS. " +
       "It predicts the response time from slot queueing alone: measured ≫ predicted means burstier arrivals or service times than exponential (or closed-loop fio at full queue depth, where ρ ≈ 1).",
   ];
-  let headline = "CPU cost: not enough steps with CPU figures and different IOPS for a fitted line.";
-  if (line) {
-    const basis = line.basis === "host" ? `host CPU, ${line.cores} cores` : "tool CPU, one CPU";
-    const fitted = `Fitted CPU % = ${fmt(line.intercept, 4)} ${line.slope < 0 ? "−" : "+"} ${fmt(Math.abs(line.slope), 4)} × IOPS over ${line.n} steps (R² = ${fmt(line.r2, 4)}, ${basis})`;
-    if (line.slope > 0) {
-      const dMs = ((line.slope * 1000) / 100) * line.cores; // CPU-ms per IO = cores per 1000 IOPS
-      const sat = (100 - line.intercept) / line.slope;
-      headline =
-        `CPU cost (fitted over ${line.n} steps, ${basis}): ${fmt(dMs, 4)} CPU-ms per IO (= cores per 1000 IOPS), ` +
-        `background ${fmt(line.intercept, 3)} %; the CPU would saturate near ${fmt(sat, 4)} IOPS.`;
-      modelNotes.push(
-        `${fitted}: marginal D = ${fmt(dMs, 4)} CPU-ms per IO without the background; CPU saturation (100 %) at ${fmt(sat, 4)} IOPS. ` +
-          "The per-step D below includes the background, so it overstates the cost per IO at low IOPS.",
-      );
-    } else {
-      headline = `CPU cost: CPU does not rise with IOPS in these steps (${fitted}); other work dominates the CPU, so no marginal cost per IO can be estimated.`;
-      modelNotes.push(
-        `${fitted}: the CPU does not rise with IOPS, so other work dominates it; the per-step D and X_max below include that work.`,
-      );
-    }
-  }
-  return { headline, notes: modelNotes };
 }
+
+/** The Summary's headline on the CPU cost: one sentence per fitted level. */
+export function cpuHeadline(groups: CpuFitGroup[]): string {
+  if (groups.length === 0) return "CPU cost per IO: no step has CPU figures.";
+  return groups
+    .map((g) => {
+      const who = groups.length > 1 || g.label ? ` (${g.group})` : "";
+      if (!g.marginalMs || !g.backgroundPct) return `CPU cost per IO${who}: ${g.verdict}`;
+      const d = g.marginalMs;
+      const sat = g.saturationIops;
+      const satText = !sat
+        ? ""
+        : `; the CPU would reach 100 % near ${fmtIops(sat.estimate)} IOPS${sat.lo !== null && sat.hi !== null ? ` (95 % CI ${fmtIops(sat.lo)}–${fmtIops(sat.hi)})` : " (no finite interval)"}`;
+      return (
+        `CPU cost per IO${who}: ${fmt(d.estimate, 3)} CPU-ms (95 % CI ${fmt(d.lo, 3)}–${fmt(d.hi, 3)}), ` +
+        `background ${fmt(g.backgroundPct.estimate, 3)} % CPU${satText}. ${g.verdict}`
+      );
+    })
+    .join(" ");
+}
+
+const fmtIops = (x: number): string => Math.round(x).toLocaleString("en-US");
+
+/** The CpuFit table: one row per fitted level, every column always present (other sheets and the case form refer to its cells). */
+function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
+  const iv = (
+    key: string,
+    header: string,
+    numFmt: string,
+    description: string,
+    get: (g: CpuFitGroup) => { estimate: number; lo: number | null; hi: number | null } | null,
+  ): ColumnSpec<CpuFitGroup>[] => [
+    { key, header, numFmt, description, keep: true, get: (g) => num(get(g)?.estimate) },
+    {
+      key: `${key}_lo`,
+      header: `${header} 95 % low`,
+      numFmt,
+      keep: true,
+      description: "Lower end of the 95 % interval",
+      get: (g) => num(get(g)?.lo),
+    },
+    {
+      key: `${key}_hi`,
+      header: `${header} 95 % high`,
+      numFmt,
+      keep: true,
+      description: "Upper end of the 95 % interval",
+      get: (g) => num(get(g)?.hi),
+    },
+  ];
+  return [
+    {
+      key: "group",
+      header: "line",
+      numFmt: F.text,
+      keep: true,
+      description: "The steps fitted: a protocol/option level, or all steps",
+      get: (g) => g.group,
+    },
+    {
+      key: "basis",
+      header: "CPU basis",
+      numFmt: F.text,
+      keep: true,
+      description: "host: CPU busy % of all cores; tool: the generator's own CPU, % of one CPU",
+      get: (g) => g.basis,
+    },
+    {
+      key: "cores",
+      header: "cores",
+      numFmt: F.int,
+      keep: true,
+      description: "CPUs the % refers to",
+      get: (g) => g.cores,
+    },
+    {
+      key: "n",
+      header: "steps on the line",
+      numFmt: F.int,
+      keep: true,
+      description: `Steps below ${CPU_CENSOR_PCT} % CPU used for the line`,
+      get: (g) => g.used.length,
+    },
+    {
+      key: "censored",
+      header: "censored steps",
+      numFmt: F.int,
+      keep: true,
+      description: `Steps at ≥ ${CPU_CENSOR_PCT} % CPU, left off the line (saturated: the CPU throttles the IOPS)`,
+      get: (g) => g.censored.length,
+    },
+    ...iv(
+      "d",
+      "marginal CPU-ms per IO",
+      F.d,
+      "Slope b/100 × cores × 1000: the CPU time one more IO costs, without background work (= cores per 1000 IOPS)",
+      (g) => g.marginalMs,
+    ),
+    ...iv("bg", "background CPU %", F.pct, "Intercept a: CPU busy % at zero IOPS (other work)", (g) => g.backgroundPct),
+    ...iv(
+      "sat",
+      "CPU saturation IOPS",
+      F.iops,
+      "IOPS where the fitted line reaches 100 % CPU; interval by Fieller's method (empty: not bounded)",
+      (g) => g.saturationIops,
+    ),
+    {
+      key: "r2",
+      header: "R²",
+      numFmt: F.stat,
+      keep: true,
+      description: "Share of the CPU variation the line explains",
+      get: (g) => num(g.fit?.r2),
+    },
+    {
+      key: "s",
+      header: "residual SD CPU %",
+      numFmt: F.stat,
+      keep: true,
+      description: "Residual standard deviation of the line, in CPU %",
+      get: (g) => num(g.fit?.s),
+    },
+    {
+      key: "usable",
+      header: "usable",
+      numFmt: F.text,
+      keep: true,
+      description: "usable, weak or not usable (see verdict)",
+      get: (g) => g.usable,
+    },
+    {
+      key: "verdict",
+      header: "verdict",
+      numFmt: F.text,
+      keep: true,
+      description: "Whether the estimate can be used, and why",
+      get: (g) => g.verdict,
+    },
+  ];
+}
+
+/** The table name of the fitted CPU cost, and its columns' keys in order: the layout other code refers to. */
+export const CPU_FIT_TABLE = "CpuFit";
+export const CPU_FIT_KEYS: readonly string[] = cpuFitColumns().map((c) => c.key);
 
 /** Measured and M/M/c response time against throughput, with the M/M/c curve. */
 function responseChart(rows: ModelRow[]): ChartPlan | null {
@@ -338,51 +451,55 @@ function responseChart(rows: ModelRow[]): ChartPlan | null {
   return null;
 }
 
-/** CPU against IOPS with the fitted line. */
-function cpuChart(rows: ModelRow[], line: CpuLine | null): ChartPlan | null {
-  const cpuPts: [number, number][] = rows
-    .filter(
-      (m) =>
-        m.busyPct !== null &&
-        m.step.values.iops !== null &&
-        (!line || (m.basis === line.basis && m.cores === line.cores)),
-    )
-    .map((m) => [m.step.values.iops as number, m.busyPct as number]);
-  if (cpuPts.length > 0) {
-    const s: SeriesPlan[] = [series("measured", cpuPts, "points")];
-    if (line) {
-      const xmax = Math.max(...cpuPts.map((p) => p[0]));
-      s.push({
-        name: "fitted line",
-        x: [0, xmax],
-        y: [line.intercept, line.intercept + line.slope * xmax],
-        style: "line",
-      });
-    }
-    return {
-      id: "cpu-vs-iops",
-      title: "CPU vs IOPS",
-      kind: "scatter",
-      xTitle: "IOPS",
-      yTitle: line?.basis === "tool" ? "tool CPU % (of one CPU)" : "CPU busy %",
-      series: s,
-      source: { table: "Model", xColumn: "x", yColumns: ["busy"] },
-    };
+/**
+ * CPU against IOPS: every step with CPU figures (drawn over the Model table's cells), the censored
+ * ones marked again, and each level's fitted line up to 100 %.
+ */
+function cpuChart(rows: ModelRow[], groups: CpuFitGroup[]): ChartPlan | null {
+  const pts: [number, number][] = [];
+  const censored: [number, number][] = [];
+  for (const m of rows) {
+    if (m.busyPct === null || m.step.values.iops === null || !m.fit || m.fit.role === "excluded") continue;
+    pts.push([m.step.values.iops, m.busyPct]);
+    if (m.fit.role === "censored") censored.push([m.step.values.iops, m.busyPct]);
   }
-  return null;
+  if (pts.length === 0) return null;
+  const s: SeriesPlan[] = [series("steps", pts, "points")];
+  for (const g of groups) {
+    if (!g.fit) continue;
+    const xs = [...g.used, ...g.censored].map((st) => st.values.iops as number);
+    const end = g.fit.slope > 0 ? Math.max(...xs, (100 - g.fit.intercept) / g.fit.slope) : Math.max(...xs);
+    s.push({
+      name: groups.length > 1 ? `fitted line, ${g.group}` : "fitted line",
+      x: [0, end],
+      y: [g.fit.intercept, Math.min(100, g.fit.intercept + g.fit.slope * end)],
+      style: "line",
+    });
+  }
+  if (censored.length > 0) s.push(series(`censored (≥ ${CPU_CENSOR_PCT} % CPU, off the line)`, censored, "points"));
+  const tool = groups.length > 0 && groups.every((g) => g.basis === "tool");
+  return {
+    id: "cpu-vs-iops",
+    title: "CPU vs IOPS",
+    kind: "scatter",
+    xTitle: "IOPS",
+    yTitle: tool ? "tool CPU % (of one CPU)" : "CPU busy %",
+    series: s,
+    source: { table: "Model", xColumn: "x", yColumns: ["busy"] },
+  };
 }
 
 /**
  * The Model sheet over the main steps.
  *
- * @returns the sheet and the Summary's headline on the CPU cost
+ * @returns the sheet, the CPU fits (the Summary and the JSON answer use them) and the Summary's headline
  */
-export function modelSheet(main: LabStep[]): { sheet: SheetPlan; headline: string } {
-  const rows = main.map(modelRow);
-  const line = cpuLine(rows);
-  const { headline, notes } = cpuNotes(line);
-  const model = new SheetBuilder("Model", notes);
+export function modelSheet(main: LabStep[]): { sheet: SheetPlan; headline: string; cpu: CpuFits } {
+  const cpu = cpuFits(main);
+  const rows = main.map((s) => modelRow(s, cpu));
+  const model = new SheetBuilder("Model", modelNotes());
+  model.table(CPU_FIT_TABLE, cpuFitColumns(), cpu.groups);
   model.table("Model", modelColumns(), rows);
-  for (const chart of [responseChart(rows), cpuChart(rows, line)]) if (chart) model.charts.push(chart);
-  return { sheet: model.sheet(), headline };
+  for (const chart of [responseChart(rows), cpuChart(rows, cpu.groups)]) if (chart) model.charts.push(chart);
+  return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups), cpu };
 }

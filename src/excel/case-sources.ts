@@ -1,35 +1,60 @@
 /**
  * Figures a business case can take from an analysis already in the workbook, by reference: the
- * CPU cost per IO ("D CPU-ms per IO", the utilization law D = U / X) of each step on a Model sheet
- * written by the lab import (`src/analysis/lab-model.ts`), labelled with its step and, when the
- * Steps sheet has one, the step's protocol level. The case sheet then holds `='Model'!$H$6/1000`
- * (the cell in milliseconds, the case in seconds), never a copied number, so re-importing or
- * editing the analysis flows into the case.
+ * fitted marginal CPU cost per IO of each protocol/option level (table `CpuFit` on the Model sheet
+ * the lab import writes, `src/analysis/lab-model.ts`), offered with its 95 % interval in the label.
+ * The case sheet then holds `='Model'!$F$3/1000` (the cell in CPU-milliseconds per IO, the case in
+ * seconds), never a copied number, so re-importing or editing the analysis flows into the case.
  *
- * {@link cpuCostChoices} is pure (sheets as read → choices); {@link readCpuCostChoices} and
- * {@link readCellValues} are the Office.js side.
+ * Per-step U/X (the Model table's "U/X CPU-ms per IO") is not offered: it includes the background
+ * CPU, so at low load it is many times the cost of an IO and sizes a case wrongly.
+ *
+ * The cells are found from the analysis' layout — the table's name and its columns' keys in
+ * order ({@link cpuFitLayout}) — never by header text or sheet name. {@link cpuCostChoices} is
+ * pure (tables as read → choices); {@link readCpuCostChoices} and {@link readCellValues} are the
+ * Office.js side.
  */
-import { CPU_COST_HEADER } from "../analysis/lab-model";
+import { CPU_FIT_KEYS, CPU_FIT_TABLE } from "../analysis/lab-model";
 import { columnLetter } from "../analysis/plan";
-/** Sheets the lab import writes, with the suffix a second import gets ("Model (2)"). */
-const MODEL_SHEET = /^Model(?: \(\d+\))?$/;
-const STEPS_SHEET = /^Steps(?: \(\d+\))?$/;
 
-/** A sheet's used range as read: its top-left position and values. */
-export interface ReadSheet {
+/** An Excel table as read: its name, sheet, top-left cell (0-based, the header row) and values (header first). */
+export interface ReadTable {
   name: string;
+  sheet: string;
   row: number;
   col: number;
   values: unknown[][];
 }
 
 export interface CpuCostChoice {
-  /** The cell, e.g. `'Model'!$H$6`, or the cells of one protocol level's steps (their mean). */
+  /** The cell, e.g. `'Model'!$F$3`. */
   refs: string[];
-  /** The value now (the mean of the cells), in CPU-milliseconds per IO. */
+  /** The value now, in CPU-milliseconds per IO. */
   ms: number;
-  /** What a planner picks it by, e.g. "Model: step 1 (r100-500, protocol local)". */
+  /** What a planner picks it by, with the interval, e.g. "Model: fitted marginal cost, protocol nfs (95 % CI 0.0011–0.0015, usable)". */
   label: string;
+}
+
+/**
+ * Where the fitted CPU cost lives: the table's base name (a second import gets "CpuFit_2", as the
+ * renderer names a taken table) and the 0-based column of each key. The one place that knows the
+ * layout; everything else asks it.
+ */
+export function cpuFitLayout(): { table: string; column: (key: string) => number } {
+  return {
+    table: CPU_FIT_TABLE,
+    column: (key) => {
+      const i = CPU_FIT_KEYS.indexOf(key);
+      if (i < 0) throw new Error(`internal: no column ${key} in ${CPU_FIT_TABLE}`);
+      return i;
+    },
+  };
+}
+
+/** True for the analysis' table name or the name the renderer gives it when taken ("CpuFit_2"). */
+function isCpuFitTable(name: string, base: string): boolean {
+  if (name === base) return true;
+  const rest = name.startsWith(`${base}_`) ? name.slice(base.length + 1) : "";
+  return /^[1-9]\d*$/.test(rest);
 }
 
 /** A sheet name as a formula reference ('Model', with quotes doubled). */
@@ -37,122 +62,69 @@ function quoted(name: string): string {
   return `'${name.replace(/'/g, "''")}'`;
 }
 
-/** The header row (index in `values`) and the columns of the headers wanted, or undefined. */
-function findHeader(
-  values: unknown[][],
-  wanted: string[],
-  required: string,
-): { row: number; cols: Map<string, number> } | undefined {
-  for (let i = 0; i < values.length; i++) {
-    const j = values[i].indexOf(required);
-    if (j < 0) continue;
-    const cols = new Map<string, number>();
-    for (const w of wanted) {
-      const k = values[i].indexOf(w);
-      if (k >= 0) cols.set(w, k);
+const short = (x: unknown): string =>
+  typeof x === "number" && Number.isFinite(x) ? String(Number(x.toPrecision(2))) : "?";
+
+/**
+ * The fitted CPU cost cells of every CpuFit table among `tables`: one choice per line (protocol
+ * level) with a positive estimate.
+ *
+ * @param tables - Excel tables as read (others are ignored)
+ * @returns the choices, in table and row order
+ * @example
+ * cpuCostChoices([{ name: "CpuFit", sheet: "Model", row: 2, col: 0, values: [header, ["protocol nfs", "host", 4, 3, 1, 0.0013, 0.0011, 0.0015, …, "usable", "Usable: …"]] }]);
+ * // => [{ refs: ["'Model'!$F$4"], ms: 0.0013, label: "Model: fitted marginal cost, protocol nfs (95 % CI 0.0011–0.0015, usable, 3 steps)" }]
+ */
+export function cpuCostChoices(tables: ReadTable[]): CpuCostChoice[] {
+  const layout = cpuFitLayout();
+  const col = layout.column;
+  const out: CpuCostChoice[] = [];
+  for (const t of tables) {
+    if (!isCpuFitTable(t.name, layout.table)) continue;
+    for (let i = 1; i < t.values.length; i++) {
+      const line = t.values[i];
+      const ms = line[col("d")];
+      if (typeof ms !== "number" || !(ms > 0)) continue;
+      const steps = line[col("n")];
+      const label =
+        `${t.sheet}: fitted marginal cost, ${String(line[col("group")] ?? "")} ` +
+        `(95 % CI ${short(line[col("d_lo")])}–${short(line[col("d_hi")])}, ${String(line[col("usable")] ?? "")}` +
+        `${typeof steps === "number" ? `, ${steps} steps` : ""})`;
+      const ref = `${quoted(t.sheet)}!$${columnLetter(t.col + col("d"))}$${t.row + i + 1}`;
+      out.push({ refs: [ref], ms, label });
     }
-    return { row: i, cols };
-  }
-  return undefined;
-}
-
-/** What the Steps sheet says about a step: its name and protocol level (either may be ""). */
-interface StepInfo {
-  name: string;
-  protocol: string;
-}
-
-const stepKey = (source: unknown, step: unknown): string => `${String(source ?? "")}\u0000${String(step ?? "")}`;
-
-/** (source, step) → name and protocol, from a Steps sheet's table (the first row of each step). */
-function stepInfo(sheet: ReadSheet | undefined): Map<string, StepInfo> {
-  const out = new Map<string, StepInfo>();
-  if (!sheet) return out;
-  const h = findHeader(sheet.values, ["source", "step", "step name", "protocol"], "step name");
-  if (!h) return out;
-  const col = (name: string): number => h.cols.get(name) ?? -1;
-  for (const line of sheet.values.slice(h.row + 1)) {
-    const key = stepKey(line[col("source")], line[col("step")]);
-    if (out.has(key)) continue;
-    out.set(key, { name: String(line[col("step name")] ?? ""), protocol: String(line[col("protocol")] ?? "") });
   }
   return out;
 }
 
 /**
- * The CPU-cost cells of every Model sheet among `sheets`: per protocol level (when the Steps table
- * labels steps with a `protocol`) the mean over that level's steps, then each step's cell.
- *
- * @param sheets - used ranges as read (Model and Steps sheets matter; others are ignored)
- * @returns the level choices (levels with two or more steps), then one choice per step row with a
- *   positive D, in sheet and row order
- * @example
- * cpuCostChoices([{ name: "Model", row: 0, col: 0, values: [["step", "D CPU-ms per IO"], ["s1", 0.08]] }]);
- * // => [{ refs: ["'Model'!$B$2"], ms: 0.08, label: "Model: step s1" }]
- */
-export function cpuCostChoices(sheets: ReadSheet[]): CpuCostChoice[] {
-  const levels: CpuCostChoice[] = [];
-  const choices: (CpuCostChoice & { protocol: string })[] = [];
-  for (const sheet of sheets) {
-    if (!MODEL_SHEET.test(sheet.name)) continue;
-    const suffix = sheet.name.slice("Model".length);
-    const steps = stepInfo(sheets.find((s) => STEPS_SHEET.test(s.name) && s.name.slice("Steps".length) === suffix));
-    const h = findHeader(sheet.values, ["source", "step", CPU_COST_HEADER], CPU_COST_HEADER);
-    if (!h) continue;
-    const dCol = h.cols.get(CPU_COST_HEADER) as number;
-    const stepCol = h.cols.get("step") ?? -1;
-    const sourceCol = h.cols.get("source") ?? -1;
-    for (let i = h.row + 1; i < sheet.values.length; i++) {
-      const line = sheet.values[i];
-      const ms = line[dCol];
-      if (line.every((v) => v === "" || v === null)) break; // the end of the table
-      if (typeof ms !== "number" || !(ms > 0)) continue;
-      const step = String(line[stepCol] ?? "") || String(i - h.row);
-      const info = steps.get(stepKey(line[sourceCol], line[stepCol]));
-      const detail = [info?.name, info?.protocol ? `protocol ${info.protocol}` : ""].filter((x) => x).join(", ");
-      const label = `${sheet.name}: step ${step}${detail ? ` (${detail})` : ""}`;
-      const ref = `${quoted(sheet.name)}!$${columnLetter(sheet.col + dCol)}$${sheet.row + i + 1}`;
-      choices.push({ refs: [ref], ms, label, protocol: info?.protocol ?? "" });
-    }
-    // Per protocol level: the mean of its steps' D, as AVERAGE over their cells.
-    const byLevel = new Map<string, CpuCostChoice[]>();
-    for (const c of choices.filter((x) => x.refs[0].startsWith(`${quoted(sheet.name)}!`))) {
-      if (c.protocol !== "") byLevel.set(c.protocol, [...(byLevel.get(c.protocol) ?? []), c]);
-    }
-    for (const [level, steps] of byLevel) {
-      if (steps.length < 2) continue;
-      levels.push({
-        refs: steps.map((c) => c.refs[0]),
-        ms: steps.reduce((sum, c) => sum + c.ms, 0) / steps.length,
-        label: `${sheet.name}: protocol ${level}, mean of ${steps.length} steps`,
-      });
-    }
-  }
-  return [...levels, ...choices.map(({ refs, ms, label }) => ({ refs, ms, label }))];
-}
-
-/**
- * Reads the Model and Steps sheets of the open workbook and lists the CPU-cost cells.
+ * Reads the CpuFit tables of the open workbook and lists the fitted CPU-cost cells.
  *
  * @returns the choices (empty when no analysis is in the workbook)
  */
 export async function readCpuCostChoices(): Promise<CpuCostChoice[]> {
   return Excel.run(async (context) => {
-    const sheets = context.workbook.worksheets;
-    sheets.load("items/name");
+    const tables = context.workbook.tables;
+    tables.load("items/name");
     await context.sync();
-    const reads = sheets.items
-      .filter((ws) => MODEL_SHEET.test(ws.name) || STEPS_SHEET.test(ws.name))
-      .map((ws) => {
-        const used = ws.getUsedRangeOrNullObject();
-        used.load("rowIndex,columnIndex,values");
-        return { name: ws.name, used };
+    const base = cpuFitLayout().table;
+    const reads = tables.items
+      .filter((t) => isCpuFitTable(t.name, base))
+      .map((t) => {
+        const range = t.getRange();
+        range.load("rowIndex,columnIndex,values");
+        t.worksheet.load("name");
+        return { t, range };
       });
     await context.sync();
     return cpuCostChoices(
-      reads
-        .filter((r) => !r.used.isNullObject)
-        .map((r) => ({ name: r.name, row: r.used.rowIndex, col: r.used.columnIndex, values: r.used.values })),
+      reads.map(({ t, range }) => ({
+        name: t.name,
+        sheet: t.worksheet.name,
+        row: range.rowIndex,
+        col: range.columnIndex,
+        values: range.values,
+      })),
     );
   });
 }

@@ -142,10 +142,10 @@ export function initNewCaseSection(): void {
       const found = await readCpuCostChoices();
       const same = JSON.stringify(found) === JSON.stringify(choices);
       choices = found;
-      const steps = found.filter((c) => c.refs.length === 1).length;
+      const lines = found.length;
       analysis.textContent =
-        found.length > 0
-          ? `An analysis is in this workbook: a workload's service time can refer to its CPU cost per IO (${steps} step${steps === 1 ? "" : "s"}).`
+        lines > 0
+          ? `An analysis is in this workbook: a workload's service time can refer to its fitted CPU cost per IO (${lines} fitted line${lines === 1 ? "" : "s"}).`
           : "";
       if (!same) form.render();
     } catch {

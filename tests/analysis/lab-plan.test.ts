@@ -98,9 +98,9 @@ describe("buildLabPlan on a 2×2 iogen run", () => {
     const model = table(plan, "Model");
     const cpu = summaryColumn("cpu_busy_pct");
     const x = summaryColumn("iops");
-    const d = column(model, "D CPU-ms per IO").map(value) as number[];
+    const d = column(model, "U/X CPU-ms per IO (includes background work)").map(value) as number[];
     d.forEach((v, i) => expect(v).toBeCloseTo(((cpu[i] / 100) * 8 * 1000) / x[i], 10));
-    const xmax = column(model, "X_max IOPS").map(value) as number[];
+    const xmax = column(model, "cores ÷ (U/X) IOPS").map(value) as number[];
     xmax.forEach((v, i) => expect(v).toBeCloseTo((x[i] * 100) / cpu[i], 6));
     // Evaluate each formula from the cached values of the cells it names.
     const at = model.at as { row: number; col: number };
@@ -140,7 +140,7 @@ describe("buildLabPlan on a 2×2 iogen run", () => {
     const ids = plan.sheets.flatMap((s) => s.charts.map((c) => c.id));
     expect(ids).toEqual(["response-vs-throughput", "cpu-vs-iops", "iops-time-series", "latency-time-series"]);
     const cpu = sheet(plan, "Model").charts[1];
-    expect(cpu.series.map((s) => s.name)).toEqual(["measured", "fitted line"]);
+    expect(cpu.series.map((s) => s.name)).toEqual(["steps", "fitted line"]);
     const ts = sheet(plan, "Subintervals").charts[0];
     expect(ts.series).toHaveLength(8);
     expect(ts.series[0].x).toHaveLength(10);

@@ -134,12 +134,13 @@ describe.each(plans)("plan of %s", (_name, plan) => {
   });
 });
 
-describe("CPU line from the core's least squares", () => {
-  it("matches the closed-form simple regression (slope, intercept, R²) in the Model notes", () => {
-    const plan = plans[0][1];
+describe("CPU line of the CpuFit table", () => {
+  it("matches the closed-form simple regression (slope → CPU-ms per IO, intercept, R²) on the 2×2 run", () => {
+    const plan = plans[1][1];
     const model = table(plan, "Model");
     const xs = model.rows.map((r) => cellResult(r[columnIndex(model, "x")]) as number);
     const ys = model.rows.map((r) => cellResult(r[columnIndex(model, "busy")]) as number);
+    const cores = cellResult(model.rows[0][columnIndex(model, "cores")]) as number;
     const n = xs.length;
     const mx = xs.reduce((a, b) => a + b, 0) / n;
     const my = ys.reduce((a, b) => a + b, 0) / n;
@@ -149,10 +150,11 @@ describe("CPU line from the core's least squares", () => {
     const slope = sxy / sxx;
     const intercept = my - slope * mx;
     const r2 = (sxy * sxy) / (sxx * syy);
-    const note = plan.sheets.find((s) => s.name === "Model")!.notes.join(" ");
-    const p4 = (v: number): string => Number(v.toPrecision(4)).toString();
-    expect(note).toContain(`Fitted CPU % = ${p4(intercept)} ${slope < 0 ? "−" : "+"} ${p4(Math.abs(slope))} × IOPS`);
-    expect(note).toContain(`R² = ${p4(r2)}`);
+    const fit = table(plan, "CpuFit");
+    const cell = (key: string): number => cellResult(fit.rows[0][columnIndex(fit, key)]) as number;
+    expect(cell("d")).toBeCloseTo((slope / 100) * cores * 1000, 12);
+    expect(cell("bg")).toBeCloseTo(intercept, 10);
+    expect(cell("r2")).toBeCloseTo(r2, 12);
   });
 });
 

@@ -1,118 +1,143 @@
 /**
- * The analysis cells a case can refer to for a CPU cost per IO: the Model sheet of a real iogen
- * import, laid out as the grid renderers lay it out, read back as values.
+ * The analysis cells a case can refer to for a CPU cost per IO: the fitted marginal cost (table
+ * CpuFit on the Model sheet) of a lab import, laid out as the grid renderers lay it out and read
+ * back as Excel tables; and the decision of the NFS-vs-FC example, which must not flip when the
+ * planner takes the CPU cost from the analysis (per-step U/X includes the background CPU).
  */
 import * as fs from "fs";
 import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { cellResult, columnLetter, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-import { CPU_COST_HEADER } from "../../src/analysis/lab-model";
-import { cpuCostChoices, readCellValues, ReadSheet } from "../../src/excel/case-sources";
+import { cellResult, columnIndex, columnLetter, TablePlan, tableRow, tableRowCount } from "../../src/analysis/plan";
+import { CPU_FIT_TABLE } from "../../src/analysis/lab-model";
+import { cpuCostChoices, readCellValues, readCpuCostChoices, ReadTable } from "../../src/excel/case-sources";
+import { parseCaseInput } from "../../src/analysis/case-input";
+import { computeCase } from "../../src/analysis/case-model";
 import { createFakeHost, FakeSheet, installFakeHost } from "../excel/fake-excel";
-import { extentOf, planCells } from "./sheet-eval";
+import { syntheticLab, TWO_PROTOCOLS } from "../analysis/fixtures/lab-model";
 
 const ROOT = path.join(__dirname, "..", "..");
-const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/iogen-real", f));
 
-/** A plan sheet as Excel's used range would read it: values only (formulas' computed results). */
-function asRead(sheet: SheetPlan, name = sheet.name): ReadSheet {
-  const cells = planCells(sheet);
-  const { rows, cols } = extentOf(cells);
-  const values = Array.from({ length: rows }, () => new Array<unknown>(cols).fill(""));
-  for (const [key, v] of cells) {
-    const [r, c] = key.split(",").map(Number);
-    const x = cellResult(v);
-    values[r][c] = x === null || typeof x === "object" ? "" : x;
-  }
-  return { name, row: 0, col: 0, values };
+/** The plan of a two-protocol run of the known model (NFS 0.081, FC 0.041 CPU-ms per IO, 30 % background). */
+function labPlan(seed = 1): ReturnType<typeof buildLabPlan> {
+  const lab = syntheticLab(TWO_PROTOCOLS, seed);
+  return buildLabPlan([readLabText(lab.subintervals, "sub.csv"), readLabText(lab.summary, "sum.csv")]);
+}
+
+/** A plan table as Excel's table range would read it: header then values (formulas' computed results). */
+function asTable(t: TablePlan, sheet: string, name = t.name): ReadTable {
+  const values: unknown[][] = [t.columns.map((c) => c.header)];
+  for (let i = 0; i < tableRowCount(t); i++)
+    values.push(
+      tableRow(t, i).map((v) => {
+        const x = cellResult(v);
+        return x === null || typeof x === "object" ? "" : x;
+      }),
+    );
+  return { name, sheet, row: t.at!.row, col: t.at!.col, values };
+}
+
+function fitTable(plan: ReturnType<typeof buildLabPlan>): TablePlan {
+  return plan.sheets.find((s) => s.name === "Model")!.tables.find((t) => t.name === CPU_FIT_TABLE)!;
 }
 
 describe("cpuCostChoices", () => {
-  const plan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
-  const model = plan.sheets.find((s) => s.name === "Model") as SheetPlan;
-  const steps = plan.sheets.find((s) => s.name === "Steps") as SheetPlan;
-  const table = model.tables.find((t) => t.name === "Model")!;
-  const d = table.columns.findIndex((c) => c.key === "d");
+  const plan = labPlan();
+  const fit = fitTable(plan);
+  const model = plan.sheets.find((s) => s.name === "Model")!.tables.find((t) => t.name === "Model")!;
 
-  it("offers the mean over each protocol level's steps, then the Model table's D cell of each step", () => {
-    expect(table.columns[d].header).toBe(CPU_COST_HEADER); // the header the pane looks for
-    const choices = cpuCostChoices(plan.sheets.map((s) => asRead(s)));
-    const n = tableRowCount(table);
-    const cells = Array.from(
-      { length: n },
-      (_, i) => `'Model'!$${columnLetter(table.at!.col + d)}$${table.at!.row + 2 + i}`,
-    );
-    const values = Array.from({ length: n }, (_, i) => cellResult(tableRow(table, i)[d]) as number);
-    // Every step of the fixture is labelled protocol=local: one level, all its steps.
-    expect(choices[0]).toEqual({
-      refs: cells,
-      ms: values.reduce((a, b) => a + b, 0) / n,
-      label: `Model: protocol local, mean of ${n} steps`,
+  it("offers the fitted marginal cost of each protocol, by its cell, with the interval in the label", () => {
+    const choices = cpuCostChoices([asTable(fit, "Model"), asTable(model, "Model")]);
+    const d = columnIndex(fit, "d");
+    expect(choices).toHaveLength(2);
+    choices.forEach((c, i) => {
+      const row = tableRow(fit, i);
+      expect(c.refs).toEqual([`'Model'!$${columnLetter(fit.at!.col + d)}$${fit.at!.row + 2 + i}`]);
+      expect(c.ms).toBe(cellResult(row[d]));
+      const lo = Number((cellResult(row[columnIndex(fit, "d_lo")]) as number).toPrecision(2));
+      const hi = Number((cellResult(row[columnIndex(fit, "d_hi")]) as number).toPrecision(2));
+      expect(c.label).toContain(`Model: fitted marginal cost, protocol ${["nfs", "fc"][i]} (95 % CI ${lo}–${hi}`);
     });
-    expect(choices.slice(1).map((c) => c.refs)).toEqual(cells.map((c) => [c]));
-    expect(choices.slice(1).map((c) => c.ms)).toEqual(values);
-    // The first step of the fixture: iogen step 1, named r100-500, labelled protocol=local.
-    expect(choices[1].label).toBe("Model: step 1 (r100-500, protocol local)");
-    expect(steps.tables[0].columns.some((c) => c.header === "protocol")).toBe(true);
+    // The known truth: 0.081 and 0.041 CPU-ms per IO, within a few %.
+    expect(Math.abs(choices[0].ms / 0.081 - 1)).toBeLessThan(0.05);
+    expect(Math.abs(choices[1].ms / 0.041 - 1)).toBeLessThan(0.05);
   });
 
-  it("gives one mean per protocol level with two or more steps (NFS and FC; a lone iSCSI step only by itself)", () => {
-    const model: ReadSheet = {
-      name: "Model",
-      row: 4,
-      col: 0,
-      values: [
-        ["source", "step", CPU_COST_HEADER],
-        ["a.csv", "1", 0.08],
-        ["a.csv", "2", 0.09],
-        ["a.csv", "3", 0.04],
-        ["a.csv", "4", 0.05],
-        ["a.csv", "5", 0.06],
-      ],
-    };
-    const stepsRead: ReadSheet = {
-      name: "Steps",
-      row: 0,
-      col: 0,
-      values: [
-        ["source", "step", "step name", "category", "protocol"],
-        ["a.csv", "1", "nfs-lo", "overall", "NFS"],
-        ["a.csv", "1", "nfs-lo", "read", "NFS"],
-        ["a.csv", "2", "nfs-hi", "overall", "NFS"],
-        ["a.csv", "3", "fc-lo", "overall", "FC"],
-        ["a.csv", "4", "fc-hi", "overall", "FC"],
-        ["a.csv", "5", "iscsi", "overall", "iSCSI"],
-      ],
-    };
-    const choices = cpuCostChoices([stepsRead, model]);
-    expect(choices.slice(0, 2)).toEqual([
-      { refs: ["'Model'!$C$6", "'Model'!$C$7"], ms: (0.08 + 0.09) / 2, label: "Model: protocol NFS, mean of 2 steps" },
-      { refs: ["'Model'!$C$8", "'Model'!$C$9"], ms: (0.04 + 0.05) / 2, label: "Model: protocol FC, mean of 2 steps" },
-    ]);
-    expect(choices.slice(2).map((c) => c.label)).toEqual([
-      "Model: step 1 (nfs-lo, protocol NFS)",
-      "Model: step 2 (nfs-hi, protocol NFS)",
-      "Model: step 3 (fc-lo, protocol FC)",
-      "Model: step 4 (fc-hi, protocol FC)",
-      "Model: step 5 (iscsi, protocol iSCSI)",
-    ]);
+  it("never offers a per-step U/X (it includes the background CPU)", () => {
+    const choices = cpuCostChoices([asTable(fit, "Model"), asTable(model, "Model")]);
+    const ud = columnIndex(model, "d");
+    const perStep = new Set(
+      Array.from(
+        { length: tableRowCount(model) },
+        (_, i) => `'Model'!$${columnLetter(model.at!.col + ud)}$${model.at!.row + 2 + i}`,
+      ),
+    );
+    expect(choices.some((c) => c.refs.some((r) => perStep.has(r)))).toBe(false);
   });
 
-  it("follows a second import's sheets (Model (2) with Steps (2)), quoting the name", () => {
-    const choices = cpuCostChoices([asRead(model, "Model (2)"), asRead(steps, "Steps (2)")]);
-    expect(choices[1].refs[0]).toMatch(/^'Model \(2\)'!\$[A-Z]+\$\d+$/);
-    expect(choices[1].label).toBe("Model (2): step 1 (r100-500, protocol local)");
+  it("follows a second import's table (CpuFit_2 on Model (2)), quoting the sheet name; ignores other tables", () => {
+    const choices = cpuCostChoices([asTable(fit, "Model (2)", "CpuFit_2"), asTable(fit, "Other", "CpuFitx")]);
+    expect(choices).toHaveLength(2);
+    expect(choices[0].refs[0]).toMatch(/^'Model \(2\)'!\$[A-Z]+\$\d+$/);
+    expect(choices[0].label.startsWith("Model (2): fitted marginal cost, protocol nfs")).toBe(true);
   });
 
-  it("offers nothing without a Model sheet, and skips steps without a positive D", () => {
-    expect(cpuCostChoices([asRead(steps)])).toEqual([]);
-    const read = asRead(model);
-    const header = read.values.findIndex((line) => line.includes(CPU_COST_HEADER));
-    const col = read.values[header].indexOf(CPU_COST_HEADER);
-    read.values[header + 1][col] = "";
-    // n − 1 steps (no Steps sheet read: no protocol levels).
-    expect(cpuCostChoices([read]).length).toBe(tableRowCount(table) - 1);
+  it("offers nothing when every step is saturated (the real 2×2 sample at ~100 % CPU)", () => {
+    const files = ["subintervals.csv", "summary.csv"].map((f) =>
+      path.join(ROOT, "tests/analysis/fixtures/iogen-real", f),
+    );
+    const real = buildLabPlan(files.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
+    expect(cpuCostChoices([asTable(fitTable(real), "Model")])).toEqual([]);
+  });
+
+  it("reads the tables from the workbook (Office.js tables API)", async () => {
+    const host = createFakeHost();
+    installFakeHost(globalThis as unknown as Record<string, unknown>, host);
+    const read = asTable(fit, "Model");
+    const sheet = new FakeSheet("Model");
+    read.values.forEach((line, i) =>
+      line.forEach((v, j) => {
+        sheet.cell(read.row + i, read.col + j).value = v as number | string;
+      }),
+    );
+    host.workbook.sheets.push(sheet);
+    host.workbook.tables.push({
+      name: CPU_FIT_TABLE,
+      sheet: "Model",
+      row: read.row,
+      col: read.col,
+      rows: read.values.length,
+      cols: read.values[0].length,
+    });
+    expect(await readCpuCostChoices()).toEqual(cpuCostChoices([read]));
+  });
+});
+
+describe("the NFS-vs-FC decision does not flip when the CPU cost comes from the analysis", () => {
+  const example = JSON.parse(fs.readFileSync(path.join(ROOT, "examples", "nfs-vs-fc-70k-iops.json"), "utf8")) as {
+    options: { name: string; workloads: { serviceTime: number }[] }[];
+  };
+  /** The option with the lowest net present cost: the decision. */
+  function conclusion(nfsS: number, fcS: number): string {
+    const c = structuredClone(example);
+    c.options[0].workloads[0].serviceTime = nfsS;
+    c.options[1].workloads[0].serviceTime = fcS;
+    return c.options[computeCase(parseCaseInput(c)).cheapest].name;
+  }
+
+  it("gives the example's decision with the fitted costs, and would flip with the per-step U/X", () => {
+    const plan = labPlan(3);
+    const fit = fitTable(plan);
+    const model = plan.sheets.find((s) => s.name === "Model")!.tables.find((t) => t.name === "Model")!;
+    const [nfs, fc] = cpuCostChoices([asTable(fit, "Model")]);
+    const typed = conclusion(0.000081, 0.000041);
+    expect(conclusion(nfs.ms / 1000, fc.ms / 1000)).toBe(typed);
+    // The trap the analysis no longer offers (the issue's story): NFS's lightest step's U/X, which
+    // carries the 30 % background CPU, against FC's cost per IO.
+    const ud = columnIndex(model, "d");
+    const uxNfs = cellResult(tableRow(model, 0)[ud]) as number;
+    expect(uxNfs / nfs.ms).toBeGreaterThan(10);
+    expect(conclusion(uxNfs / 1000, fc.ms / 1000)).not.toBe(typed);
   });
 });
 

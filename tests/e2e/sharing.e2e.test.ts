@@ -24,7 +24,7 @@ import { chooseFiles, openPane, PaneSession, pressImport, ROOT, serveDist } from
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
-import { cellResult, CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
+import { cellResult, CellValue, SheetPlan, tableRow } from "../../src/analysis/plan";
 import { planCells } from "../case/sheet-eval";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 import type { FakeCell, FakeWorkbook } from "../excel/fake-excel";
@@ -35,6 +35,8 @@ const FILES = [
 ].map((f) => path.join(ROOT, f));
 const CASE = path.join(ROOT, "examples/merging-helpdesks.json");
 const SHOTS = path.join(ROOT, "docs/screenshots");
+/** The two-protocol sample of a known model (tests/analysis/fixtures/generate-lab-sample.ts). */
+const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/lab-sample", f));
 const SOFFICE = findSoffice();
 if (!SOFFICE && process.env.CI !== "true")
   console.warn("sharing e2e: soffice not installed; the LibreOffice check of the exported file is skipped");
@@ -329,11 +331,13 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
     }
   });
 
-  test("a new case takes the CPU cost per IO from the analysis by reference, not as a copied number", async () => {
+  test("a new case takes the fitted CPU cost per IO from the analysis by reference, with its interval, never a per-step U/X", async () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await chooseFiles(page, FILES, /2 files ready/);
+      // The two-protocol sample of a known model (tests/analysis/fixtures/lab-model.ts): NFS 0.081,
+      // FC 0.041 CPU-ms per IO, 30 % background CPU on 4 cores.
+      await chooseFiles(page, SAMPLE, /2 files ready/);
       await pressImport(page);
       await page.click("#tab-case");
       await page.waitForFunction(() =>
@@ -344,35 +348,28 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const offered = await page.$$eval(`${select} option`, (os) =>
         os.map((o) => ({ value: (o as HTMLOptionElement).value, text: o.textContent ?? "" })),
       );
-      // The Model table's D column, one cell per step.
-      const labPlan = buildLabPlan(FILES.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
+      // The CpuFit table's marginal-cost cells, one per protocol.
+      const labPlan = buildLabPlan(SAMPLE.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
       const model = labPlan.sheets.find((x) => x.name === "Model") as SheetPlan;
-      const table = model.tables.find((t) => t.name === "Model")!;
-      const dCol = table.columns.findIndex((c) => c.key === "d");
-      expect(table.columns[dCol].header).toBe("D CPU-ms per IO");
-      const dLetter = a1(`0,${table.at!.col + dCol}`).slice(0, -1);
-      const dCells = Array.from(
-        { length: tableRowCount(table) },
-        (_, i) => `'Model'!$${dLetter}$${table.at!.row + 2 + i}`,
-      );
-      // Offered: the mean over the protocol level's steps (every step of the fixture is "local"),
-      // then each step's cell, labelled with the step, its name and its protocol.
+      const fit = model.tables.find((t) => t.name === "CpuFit")!;
+      const dCol = fit.columns.findIndex((c) => c.key === "d");
+      const dLetter = a1(`0,${fit.at!.col + dCol}`).slice(0, -1);
+      const dCells = [0, 1].map((i) => `'Model'!$${dLetter}$${fit.at!.row + 2 + i}`);
+      // Offered: the fitted marginal cost of each protocol with its 95 % interval; no per-step U/X.
       expect(offered.map((o) => o.text)).toEqual([
         "a number typed here",
-        expect.stringMatching(/^Model: protocol local, mean of 4 steps: [\d.]+ CPU-ms per IO$/),
-        expect.stringMatching(/^Model: step 1 \(r100-500, protocol local\): [\d.]+ CPU-ms per IO$/),
-        expect.stringMatching(/^Model: step 2 /),
-        expect.stringMatching(/^Model: step 3 /),
-        expect.stringMatching(/^Model: step 4 /),
+        expect.stringMatching(
+          /^Model: fitted marginal cost, protocol nfs \(95 % CI [\d.]+–[\d.]+, \w[\w ]*, \d+ steps\): 0\.08\d* CPU-ms per IO$/,
+        ),
+        expect.stringMatching(
+          /^Model: fitted marginal cost, protocol fc \(95 % CI [\d.]+–[\d.]+, \w[\w ]*, \d+ steps\): 0\.04\d* CPU-ms per IO$/,
+        ),
       ]);
-      expect(dCells.length).toBe(4);
-      // NFS takes the protocol level's mean, FC the first step's cell.
       await page.selectOption(select, offered[1].value);
       const fcSelect = '[data-path="options[1].workloads[0].serviceTimeRef"]';
       await page.selectOption(fcSelect, offered[2].value);
       // The references shown under the fields wrap: nothing wider than the pane.
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(340);
-      expect(await page.textContent("#case-analysis")).toMatch(/\(4 steps\)\.$/);
       await page.screenshot({ path: path.join(SHOTS, "pane-case.png"), fullPage: true });
       await page.click("#case-build");
       const built = await settled(s, "case-status");
@@ -387,22 +384,23 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const caseSheet = wb.get("Business case")!;
       const nfs = caseSheet.get(`${capacity.at!.row + 1},${col("service_time")}`)!;
       const fc = caseSheet.get(`${capacity.at!.row + 2},${col("service_time")}`)!;
-      expect(nfs.formula).toBe(`=AVERAGE(${dCells.join(",")})/1000`);
-      expect(fc.formula).toBe(`=${dCells[0]}/1000`);
-      // Their values are the Model cells' (which are the analysis's), as AVERAGE and / compute them.
-      const ds = dCells.map((_, i) => wb.get("Model")!.get(`${table.at!.row + 1 + i},${table.at!.col + dCol}`)!.value);
-      expect(ds).toEqual(Array.from({ length: 4 }, (_, i) => cellResult(tableRow(table, i)[dCol])));
-      const mean = (ds as number[]).reduce((a, b) => a + b, 0) / ds.length;
-      expect(nfs.value).toBe(mean / 1000);
-      expect(fc.value).toBe((ds[0] as number) / 1000);
-      // The conclusion line is a live native formula over the Costs table, showing the case's line.
+      expect(nfs.formula).toBe(`=${dCells[0]}/1000`);
+      expect(fc.formula).toBe(`=${dCells[1]}/1000`);
+      // Their values are the Model cells' (which are the analysis's).
+      const ds = [0, 1].map((i) => wb.get("Model")!.get(`${fit.at!.row + 1 + i},${fit.at!.col + dCol}`)!.value);
+      expect(ds).toEqual([0, 1].map((i) => cellResult(tableRow(fit, i)[dCol])));
+      expect(nfs.value).toBe((ds[0] as number) / 1000);
+      expect(fc.value).toBe((ds[1] as number) / 1000);
+      // The conclusion line is a live native formula over the Costs table, showing the case's line:
+      // with the fitted costs the example's decision stands (NFS 6 cores, FC 3 — as typed).
       const conclusion = caseSheet.get("1,0")!;
       expect(conclusion.formula).toBe(`=${casePlan.plan.sheets[0].noteFormulas![0].formula}`);
       expect(conclusion.value).toBe(casePlan.plan.sheets[0].notes[1]);
-      // The cores that follow (utilization target 1): max(⌈λS⌉, ⌊λS⌋ + 1), worked here.
-      const cores = (s: number): number => Math.max(Math.ceil(70000 * s), Math.floor(70000 * s) + 1);
-      expect(caseSheet.get(`${capacity.at!.row + 1},${col("servers")}`)!.value).toBe(cores(mean / 1000));
-      expect(caseSheet.get(`${capacity.at!.row + 2},${col("servers")}`)!.value).toBe(cores((ds[0] as number) / 1000));
+      const cores = (x: number): number => Math.max(Math.ceil(70000 * x), Math.floor(70000 * x) + 1);
+      expect(caseSheet.get(`${capacity.at!.row + 1},${col("servers")}`)!.value).toBe(cores((ds[0] as number) / 1000));
+      expect(caseSheet.get(`${capacity.at!.row + 2},${col("servers")}`)!.value).toBe(cores((ds[1] as number) / 1000));
+      expect(cores((ds[0] as number) / 1000)).toBe(cores(0.000081));
+      expect(cores((ds[1] as number) / 1000)).toBe(cores(0.000041));
       expect(s.consoleErrors).toEqual([]);
     } finally {
       await s.close();

@@ -560,14 +560,34 @@ class WorksheetsProxy {
   }
 }
 
+/** A table as `tables.load("items/name")` gives it: its name, its worksheet and `getRange()` (header included). */
+interface TableItem {
+  name: string;
+  worksheet: WorksheetProxy;
+  getRange: () => RangeProxy;
+}
+
 class TablesProxy {
-  items: { name: string }[] = [];
+  items: TableItem[] = [];
   constructor(
     private readonly ctx: Context,
     private readonly sheet: string | null,
   ) {}
   load(): void {
-    this.ctx.push({ load: "tables" }, () => (this.items = this.ctx.book.tables.map((t) => ({ name: t.name }))));
+    this.ctx.push(
+      { load: "tables" },
+      () =>
+        (this.items = this.ctx.book.tables
+          .filter((t) => this.sheet === null || t.sheet.toLowerCase() === this.sheet.toLowerCase())
+          .map((t) => {
+            const worksheet = new WorksheetProxy(this.ctx, t.sheet);
+            return {
+              name: t.name,
+              worksheet,
+              getRange: () => new RangeProxy(this.ctx, worksheet, t.row, t.col, t.rows, t.cols),
+            };
+          })),
+    );
   }
   add(range: RangeProxy, hasHeaders: boolean): { name: string } {
     const table: FakeTable = {
@@ -616,6 +636,10 @@ class WorksheetProxy {
     this.freezePanes = {
       freezeRows: (n: number) => ctx.push({ freezeRows: n }, () => (this.model().frozenRows = n)),
     };
+  }
+  /** Worksheet.load("name"): the name is known here already; the request is logged as Excel would get it. */
+  load(properties?: string): void {
+    this.ctx.push({ load: properties ?? "*", sheet: this.sheetName }, () => undefined);
   }
   /** The sheet's name (after a sync, the name Excel gave it: a copy's, or a new one). */
   get name(): string {

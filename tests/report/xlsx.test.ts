@@ -49,9 +49,9 @@ describe("renderXlsx", () => {
     const plan = labPlan();
     const wb = await load(await renderXlsx(plan));
     const model = wb.getWorksheet("Model") as ExcelJS.Worksheet;
-    const t = plan.sheets[2].tables[0];
+    const t = plan.sheets[2].tables.find((x) => x.name === "Model")!;
     const at = t.at as { row: number; col: number };
-    const dCol = t.columns.findIndex((c) => c.header === "D CPU-ms per IO") + 1;
+    const dCol = t.columns.findIndex((c) => c.key === "d") + 1;
     const cell = model.getCell(at.row + 2, dCol);
     expect(cell.type).toBe(ExcelJS.ValueType.Formula);
     const planned = t.rows[0][dCol - 1] as { formula: string; result: number };
@@ -130,9 +130,9 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
     const hostile = steps.getCell(at.row + 2, noteCol);
     expect([hostile.type, hostile.value]).toEqual([ExcelJS.ValueType.String, HOSTILE]);
     const model = wb.getWorksheet("Model") as ExcelJS.Worksheet;
-    const m = plan.sheets[2].tables[0];
+    const m = plan.sheets[2].tables.find((x) => x.name === "Model")!;
     const mat = m.at as { row: number; col: number };
-    const dCol = m.columns.findIndex((c) => c.header === "D CPU-ms per IO") + 1;
+    const dCol = m.columns.findIndex((c) => c.key === "d") + 1;
     const d = model.getCell(mat.row + 2, dCol);
     const planned = m.rows[0][dCol - 1] as { formula: string; result: number };
     expect([d.type, d.formula]).toEqual([ExcelJS.ValueType.Formula, planned.formula]);
