@@ -137,7 +137,11 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       // Model: the plan's live formulas arrived as formulas.
       const model = wb.sheets.find((x) => x.name === "Model")!;
       const formulas = model.cells.filter(([, c]) => c.formula !== null).map(([, c]) => c.formula as string);
-      expect(formulas).toContain("=G6/100*H6");
+      // The first step's U = CPU % / 100 × cores, at the plan's place for the Model table.
+      const modelPlan = plan.sheets.find((x) => x.name === "Model")!.tables.find((t) => t.name === "Model")!;
+      const u = tableRow(modelPlan, 0)[modelPlan.columns.findIndex((c) => c.key === "u")] as { formula: string };
+      expect(formulas).toContain(`=${u.formula}`);
+      expect(u.formula).toMatch(/^G\d+\/100\*H\d+$/);
       // Charts: native XYScatter, seriesBy Columns, the model series present.
       const charts = wb.sheets.flatMap((x) => x.charts);
       expect(charts.length).toBe(plan.sheets.reduce((a, x) => a + x.charts.length, 0));
