@@ -36,9 +36,16 @@ of 1000. Durations: 500ms, 5s, 2m, 1h (a plain number is seconds).
 Exit codes: 0 done; 1 IO or system error; 2 invalid input or refused target; 130 interrupted by \
 SIGINT/SIGTERM (after finishing the current subinterval row and writing the summary).";
 
+/// `iogen --version`: the version, and whether MPI is compiled in (the `mpi` cargo feature).
+pub const VERSION: &str = if crate::cluster::MPI_COMPILED_IN {
+    concat!(env!("CARGO_PKG_VERSION"), " (MPI: compiled in; run under mpirun or srun to use many hosts)")
+} else {
+    concat!(env!("CARGO_PKG_VERSION"), " (MPI: not compiled in; build with --features mpi to use many hosts)")
+};
+
 /// iogen: open-loop IO load generator (Capacity Lab).
 #[derive(Debug, Parser)]
-#[command(name = "iogen", version, about, long_about = LONG_ABOUT)]
+#[command(name = "iogen", version = VERSION, about, long_about = LONG_ABOUT)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]

@@ -6,6 +6,7 @@
 
 pub mod arrivals;
 pub mod cli;
+pub mod cluster;
 pub mod cpu;
 pub mod engine;
 pub mod options;

@@ -2,6 +2,10 @@
 //! each step: open the target, open the engine, run the scheduler, write rows → write summaries.
 //! Errors print as `Error: …` with their causes; exit codes: 0 done, 1 IO/system error, 2 invalid
 //! input or refused target, 130 interrupted (SIGINT/SIGTERM).
+//!
+//! Under an MPI launcher (the `mpi` feature) every rank runs this same pipeline on its own host;
+//! the [`Cluster`] makes them agree on every check, start each step together and end it in the
+//! same subinterval, and rank 0 writes the outputs (`docs/iogen-mpi.md`).
 
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -11,6 +15,8 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use anyhow::Context;
 
 use iogen::cli::{Cli, Command, RunArgs};
+use iogen::cluster::aggregate::StepAggregate;
+use iogen::cluster::{self, agree, all_gather_strings, region, start_together, Cluster, ClusterSink, Root, Solo};
 use iogen::engine::{open_engine, EngineConfig};
 use iogen::options::{IoMode, Iops, OptionError, Options, RtPriority};
 use iogen::output::file::{create_output, OutputFileError, PendingRename};
@@ -21,7 +27,7 @@ use iogen::output::{
 use iogen::plan::{read_plan, PlanError};
 use iogen::preflight::{check_run, PreflightError, RunPaths};
 use iogen::realtime;
-use iogen::scheduler::{run_step, StepOutcome, SubintervalReport};
+use iogen::scheduler::{run_step_with, LocalSink, StepOutcome, StepStart, SubintervalReport};
 use iogen::stats::CategoryStats;
 use iogen::target::{self, TargetError};
 use iogen::workload::Workload;
@@ -29,23 +35,85 @@ use iogen::workload::Workload;
 /// Exit code after SIGINT/SIGTERM.
 const EXIT_INTERRUPTED: i32 = 130;
 
+/// Environment variable (tests only) naming a file, `{rank}` replaced, to which each rank writes
+/// `subinterval,response_ns` for every measured IO: the raw latencies the merged percentiles are
+/// checked against.
+const RAW_LATENCIES_ENV: &str = "IOGEN_TEST_RAW_LATENCIES";
+
 /// One step to run.
 struct Step {
+    /// This rank's options (its share of the rate, its seed, its target).
     opts: Options,
+    /// `--iops` as given: the total over all ranks, written in `target_iops`.
+    total_iops: Iops,
     name: String,
     labels: Vec<String>,
 }
 
 fn main() {
-    let cli = iogen::cli::parse_args(std::env::args_os()).unwrap_or_else(|e| e.exit());
-    let code = match run(cli) {
-        Ok(code) => code,
+    let cluster = match open_cluster() {
+        Ok(c) => c,
         Err(e) => {
             eprintln!("Error: {e:#}");
-            exit_code(&e)
+            std::process::exit(2);
         }
     };
+    let cli = match iogen::cli::parse_args(std::env::args_os()) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // Every rank parsed the same arguments; one message is enough.
+            if cluster.rank() == 0 {
+                let _ = e.print();
+            }
+            drop(cluster);
+            std::process::exit(e.exit_code());
+        }
+    };
+    let code = match run(cli, cluster.as_ref()) {
+        Ok(code) => code,
+        Err(e) => {
+            let code = exit_code(&e);
+            if cluster.size() > 1 {
+                // The other ranks may be waiting in a collective: end the job (whole CSV lines
+                // were written, each batch in one write).
+                eprintln!("Error (rank {} on {}): {e:#}", cluster.rank(), iogen::cli::hostname());
+                cluster.abort(code);
+            }
+            eprintln!("Error: {e:#}");
+            code
+        }
+    };
+    drop(cluster);
     std::process::exit(code);
+}
+
+/// The ranks of this run: an MPI job when started by a launcher (with the `mpi` feature), else
+/// this process alone. Started by a launcher without MPI compiled in, each copy would offer the
+/// whole rate on its own: refused.
+fn open_cluster() -> anyhow::Result<Box<dyn Cluster>> {
+    let launched = cluster::launched_ranks(&|k| std::env::var(k).ok());
+    #[cfg(feature = "mpi")]
+    if let Some(n) = launched {
+        let c = iogen::cluster::mpi::MpiCluster::init()?;
+        if c.size() != n {
+            anyhow::bail!(
+                "the launcher started {n} ranks but MPI sees {} (this iogen's MPI library does not match the \
+                 launcher: with Slurm, try srun --mpi=pmix, or mpirun from the same MPI)",
+                c.size()
+            );
+        }
+        return Ok(Box::new(c));
+    }
+    #[cfg(not(feature = "mpi"))]
+    if let Some(n) = launched.filter(|n| *n > 1) {
+        anyhow::bail!(
+            "iogen was started as one of {n} ranks by an MPI or Slurm launcher, but this build has no MPI (iogen \
+             --version says so), so each copy would run the whole step alone; build it with `cargo build --release \
+             --features mpi` (iogen/README.md)"
+        );
+    }
+    let _ = launched;
+    Ok(Box::new(Solo))
 }
 
 fn exit_code(e: &anyhow::Error) -> i32 {
@@ -68,31 +136,81 @@ fn exit_code(e: &anyhow::Error) -> i32 {
     1
 }
 
+/// With several ranks: share `mine` with the others (see [`agree`]); on a failure anywhere, rank
+/// 0 prints every rank's message and all return the same exit code. Alone: `mine` as it is.
+fn agreed<T>(c: &dyn Cluster, mine: anyhow::Result<T>, what: &str) -> anyhow::Result<Result<T, i32>> {
+    if c.size() == 1 {
+        return mine.map(Ok);
+    }
+    let outcome = mine.as_ref().map(|_| ()).map_err(|e| (exit_code(e), format!("{e:#}")));
+    match agree(c, &iogen::cli::hostname(), outcome) {
+        Ok(()) => Ok(Ok(mine.expect("agreed that every rank succeeded"))),
+        Err((code, text)) => {
+            if c.rank() == 0 {
+                eprintln!("Error: {text}\niogen: {what}; every rank stopped before any IO");
+            }
+            Ok(Err(code))
+        }
+    }
+}
+
 /// The pipeline: arguments → options and steps → checks → outputs → run every step → summaries.
-fn run(cli: Cli) -> anyhow::Result<i32> {
+fn run(cli: Cli, c: &dyn Cluster) -> anyhow::Result<i32> {
     let (args, plan) = match cli.command {
         Command::Run(args) => (args, None),
         Command::Plan { plan, args } => (args, Some(plan)),
     };
     let base = args.to_options();
-    base.validate()?;
-    let (label_keys, steps) = build_steps(&args, &base, plan.as_deref())?;
-    check_before_writing(&args, plan.as_deref(), &steps)?;
+    let prepared = (|| -> anyhow::Result<(Vec<String>, Vec<Step>)> {
+        base.validate()?;
+        let (label_keys, mut steps) = build_steps(&args, &base, plan.as_deref())?;
+        let host = iogen::cli::hostname();
+        for s in &mut steps {
+            s.opts = cluster::rank_options(&s.opts, c.rank(), c.size(), &host);
+        }
+        check_before_writing(&args, plan.as_deref(), &steps, c.rank() == 0)?;
+        Ok((label_keys, steps))
+    })();
+    let (label_keys, steps) = match agreed(c, prepared, "a rank refused the options, plan or a target")? {
+        Ok(x) => x,
+        Err(code) => return Ok(code),
+    };
     let stop = stop_on_signals()?;
     precise_timers();
-    let mut outputs = Outputs::create(&args, &label_keys)?;
+    let created = if c.rank() == 0 { Outputs::create(&args, &label_keys).map(Some) } else { Ok(None) };
+    let mut outputs = match agreed(c, created, "rank 0 could not create an output")? {
+        Ok(o) => o,
+        Err(code) => return Ok(code),
+    };
+    // Who shares each step's target (same path after the template): they split its blocks.
+    let my_targets: Vec<String> = steps.iter().map(|s| s.opts.target.to_string_lossy().into_owned()).collect();
+    let all_targets: Vec<Vec<String>> = all_gather_strings(c, &my_targets.join("\0"))?
+        .into_iter()
+        .map(|t| t.split('\0').map(str::to_string).collect())
+        .collect();
+    let hosts = all_gather_strings(c, &base.host)?;
     if !wait_until(base.start_at_ms, &stop) {
         eprintln!("iogen: interrupted before the start time");
         return Ok(EXIT_INTERRUPTED);
     }
     let mut interrupted = false;
     for (i, step) in steps.iter().enumerate() {
-        let outcome = run_one_step(i + 1, steps.len(), step, &stop, &mut outputs)?;
+        let sharing: Vec<usize> = (0..c.size()).filter(|&r| all_targets[r].get(i) == my_targets.get(i)).collect();
+        let place =
+            Placement { position: sharing.iter().position(|&r| r == c.rank()).unwrap_or(0), count: sharing.len() };
+        let ctx = StepContext { number: i + 1, count: steps.len(), cluster: c, place, hosts: &hosts };
+        let outcome = match run_one_step(&ctx, step, &stop, &mut outputs)? {
+            Ok(o) => o,
+            Err(code) => return Ok(code),
+        };
         if outcome.interrupted || stop.load(Ordering::Relaxed) {
             interrupted = true;
             break;
         }
     }
+    let Some(outputs) = outputs else {
+        return Ok(if interrupted { EXIT_INTERRUPTED } else { 0 });
+    };
     outputs.finish(args.json)?;
     if interrupted {
         eprintln!("iogen: interrupted; the current subinterval and the summary were written");
@@ -101,10 +219,12 @@ fn run(cli: Cli) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// Every target, output path and the start time, before anything is created or opened for writing.
-fn check_before_writing(args: &RunArgs, plan: Option<&Path>, steps: &[Step]) -> anyhow::Result<()> {
+/// Every target, output path (`outputs`: this rank writes them) and the start time, before
+/// anything is created or opened for writing.
+fn check_before_writing(args: &RunArgs, plan: Option<&Path>, steps: &[Step], outputs: bool) -> anyhow::Result<()> {
     let outputs: Vec<_> = [("--csv", &args.csv), ("--summary", &args.summary)]
         .into_iter()
+        .filter(|_| outputs)
         .filter_map(|(option, p)| p.as_deref().map(|p| (option, p)))
         .collect();
     let step_opts: Vec<&Options> = steps.iter().map(|s| &s.opts).collect();
@@ -165,14 +285,18 @@ impl Outputs {
     }
 
     fn subinterval(&mut self, info: &StepInfo, report: &SubintervalReport) -> anyhow::Result<()> {
+        self.rows(&subinterval_records(info, report))
+    }
+
+    /// Subinterval rows (of every rank and `all`, from a cluster).
+    fn rows(&mut self, records: &[Record]) -> anyhow::Result<()> {
         match self.csv.as_mut() {
-            Some(f) => f.writer.write(&subinterval_records(info, report)),
+            Some(f) => f.writer.write(records),
             None => Ok(()),
         }
     }
 
-    fn step(&mut self, info: &StepInfo, outcome: &StepOutcome) -> anyhow::Result<()> {
-        let records = summary_records(info, outcome);
+    fn step(&mut self, records: Vec<Record>) -> anyhow::Result<()> {
         if let Some(f) = self.summary.as_mut() {
             f.writer.write(&records)?;
         }
@@ -207,53 +331,178 @@ impl Outputs {
     }
 }
 
-/// Step `number` of `count`: prepare the target, open the engine, run, write the rows.
-fn run_one_step(
+/// Where this rank works in a target several ranks share: its position among them and their number.
+#[derive(Debug, Clone, Copy)]
+struct Placement {
+    position: usize,
+    count: usize,
+}
+
+/// Which step this is, and among which ranks.
+struct StepContext<'a> {
     number: usize,
     count: usize,
+    cluster: &'a dyn Cluster,
+    place: Placement,
+    /// Host name of every rank (`--host`, default the hostname).
+    hosts: &'a [String],
+}
+
+/// A step's target and engine, and the first and number of blocks this rank uses.
+type Opened = (target::Target, Box<dyn iogen::engine::Engine>, u64, u64);
+
+/// Prepare the target (lay it out if needed) and open the engine; the range of blocks this rank
+/// uses. Of ranks sharing a target, the first prepares it before the others look at it.
+fn open_step(
+    ctx: &StepContext,
+    o: &Options,
+    stop: &AtomicBool,
+) -> anyhow::Result<Result<Opened, i32>> {
+    let c = ctx.cluster;
+    let mut opened = None;
+    for leader_turn in [true, false] {
+        let mine = if (ctx.place.position == 0) == leader_turn {
+            Some((|| -> anyhow::Result<_> {
+                if !o.target.exists() {
+                    eprintln!(
+                        "iogen: laying out {} ({} bytes of non-zero data)",
+                        o.target.display(),
+                        o.size.unwrap_or(target::DEFAULT_NEW_SIZE)
+                    );
+                }
+                let target = target::prepare(o, stop)?;
+                let (first, blocks) = region(target.blocks(o.block_size), ctx.place.position, ctx.place.count);
+                if blocks == 0 {
+                    anyhow::bail!(
+                        "--target {}: {} blocks of {} bytes cannot be split among the {} ranks that share it",
+                        o.target.display(),
+                        target.blocks(o.block_size),
+                        o.block_size,
+                        ctx.place.count
+                    );
+                }
+                let cfg = EngineConfig {
+                    file: target.file.clone(),
+                    queue_depth: o.queue_depth,
+                    block_size: o.block_size as usize,
+                    direct: o.io_mode == IoMode::Direct,
+                };
+                let engine = open_engine(o.engine, &cfg)
+                    .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
+                Ok((target, engine, first, blocks))
+            })())
+        } else {
+            None
+        };
+        let ok = match mine {
+            Some(r) => r.map(|x| opened = Some(x)),
+            None => Ok(()),
+        };
+        if let Err(code) = agreed(c, ok, "a rank could not prepare its target")? {
+            return Ok(Err(code));
+        }
+    }
+    Ok(Ok(opened.expect("every rank prepared its target in its turn")))
+}
+
+/// Step `number` of `count`: prepare the target, open the engine, run (with the other ranks, if
+/// any), write the rows. `Err(code)`: the ranks agreed to stop with that exit code.
+fn run_one_step(
+    ctx: &StepContext,
     step: &Step,
     stop: &AtomicBool,
-    outputs: &mut Outputs,
-) -> anyhow::Result<StepOutcome> {
+    outputs: &mut Option<Outputs>,
+) -> anyhow::Result<Result<StepOutcome, i32>> {
+    let (number, count, c) = (ctx.number, ctx.count, ctx.cluster);
     let o = &step.opts;
-    if !o.target.exists() {
-        eprintln!(
-            "iogen: laying out {} ({} bytes of non-zero data)",
-            o.target.display(),
-            o.size.unwrap_or(target::DEFAULT_NEW_SIZE)
-        );
-    }
-    let target = target::prepare(o, stop)?;
-    let blocks = target.blocks(o.block_size);
-    let cfg = EngineConfig {
-        file: target.file.clone(),
-        queue_depth: o.queue_depth,
-        block_size: o.block_size as usize,
-        direct: o.io_mode == IoMode::Direct,
+    let (target, mut engine, first, blocks) = match open_step(ctx, o, stop)? {
+        Ok(x) => x,
+        Err(code) => return Ok(Err(code)),
     };
-    let mut engine = open_engine(o.engine, &cfg)
-        .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
+    let who = if c.size() > 1 { format!(" (rank {} of {})", c.rank(), c.size()) } else { String::new() };
     eprintln!(
-        "iogen: step {number} of {count} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}",
+        "iogen: step {number} of {count} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}{who}",
         step.name,
         o.target.display(),
         target.kind,
         o.block_size,
         engine.name()
     );
-    let workload = Workload::new(o.read_pct, o.random_pct, target.data_start, o.block_size, blocks, o.seed);
-    let info = StepInfo::new(o, number, &step.name, &step.labels);
+    let base = target.data_start + first * o.block_size;
+    let workload = Workload::new(o.read_pct, o.random_pct, base, o.block_size, blocks, o.seed);
+    let total = Options { iops: step.total_iops, ..o.clone() };
+    let info = StepInfo::new(&total, number, &step.name, &step.labels);
+    let keep_raw = std::env::var_os(RAW_LATENCIES_ENV).is_some();
     // Only this thread, and only while the step runs: engine workers exist already (normal policy).
     let normal = enter_realtime(number, o, engine.name())?;
-    let outcome = run_step(engine.as_mut(), workload, o, stop, &mut |r| outputs.subinterval(&info, r));
+    let started = start_together(c);
+    let outcome = started.and_then(|s| {
+        if let (Some((skew, late)), true) = (s.skew, c.size() > 1) {
+            eprintln!(
+                "iogen: step {number} started on {} ranks together: start skew {:.3} ms (the last rank woke {:.3} ms \
+                 after the agreed instant)",
+                c.size(),
+                skew.as_secs_f64() * 1e3,
+                late.as_secs_f64() * 1e3
+            );
+        }
+        let start = StepStart { at: s.at, keep_raw };
+        if c.size() == 1 {
+            let out = outputs.as_mut().expect("a single process writes the outputs");
+            let mut on_row = |r: &SubintervalReport| out.subinterval(&info, r);
+            return run_step_with(engine.as_mut(), workload, o, stop, start, &mut LocalSink(&mut on_row)).map(|x| (x, None));
+        }
+        let mut write = |rows: &[Record]| outputs.as_mut().map_or(Ok(()), |out| out.rows(rows));
+        let root = (c.rank() == 0).then(|| Root {
+            aggregate: StepAggregate::new(&total, ctx.hosts.to_vec()),
+            info: info.clone(),
+            write: &mut write,
+        });
+        let mut sink = ClusterSink::new(c, root);
+        let outcome = run_step_with(engine.as_mut(), workload, o, stop, start, &mut sink)?;
+        let closes = outcome_closes(&outcome, o);
+        if c.rank() == 0 && closes > 0 {
+            eprintln!(
+                "iogen: step {number}: exchanging each subinterval with the other ranks took {:.3} ms on rank 0 (mean of \
+                 {closes}; {} bytes from this rank)",
+                sink.exchange_time.as_secs_f64() * 1e3 / closes as f64,
+                sink.last_message_bytes
+            );
+        }
+        let summary = sink.into_root().map(|r| r.aggregate.summary(&info, engine.name()));
+        Ok((outcome, summary))
+    });
     if let Some(before) = normal {
         realtime::leave(before);
     }
-    let outcome = outcome?;
+    let (outcome, cluster_summary) = outcome?;
     drop(engine);
-    outputs.step(&info, &outcome)?;
+    if keep_raw {
+        write_raw_latencies(c.rank(), &outcome)?;
+    }
+    if let Some(out) = outputs.as_mut() {
+        out.step(cluster_summary.unwrap_or_else(|| summary_records(&info, &outcome)))?;
+    }
     warn_about(number, o, &outcome, normal.is_some());
-    Ok(outcome)
+    Ok(Ok(outcome))
+}
+
+/// Subintervals a step closed (warm-up and measurement), for the mean exchange time.
+fn outcome_closes(outcome: &StepOutcome, o: &Options) -> usize {
+    let sub = o.subinterval.as_secs_f64();
+    let warm = (o.warmup.as_secs_f64() / sub).ceil();
+    (warm + (outcome.measure_seconds / sub).ceil()) as usize
+}
+
+/// Write this rank's raw measured response times (tests: [`RAW_LATENCIES_ENV`]).
+fn write_raw_latencies(rank: usize, outcome: &StepOutcome) -> anyhow::Result<()> {
+    let Some(path) = std::env::var_os(RAW_LATENCIES_ENV) else { return Ok(()) };
+    let path = path.to_string_lossy().replace("{rank}", &rank.to_string());
+    let mut text = String::from("subinterval,response_ns\n");
+    for (sub, ns) in &outcome.raw {
+        text.push_str(&format!("{sub},{ns}\n"));
+    }
+    std::fs::write(&path, text).with_context(|| format!("writing {path}"))
 }
 
 /// Put this thread under `SCHED_FIFO` as `--rt-priority` asks for this step (see
@@ -346,7 +595,8 @@ fn build_steps(args: &RunArgs, base: &Options, plan: Option<&Path>) -> anyhow::R
     };
     let Some(path) = plan else {
         let labels = cli_values(&keys);
-        return Ok((keys, vec![Step { name: default_name(base), opts: base.clone(), labels }]));
+        let step = Step { name: default_name(base), opts: base.clone(), total_iops: base.iops, labels };
+        return Ok((keys, vec![step]));
     };
     let plan = read_plan(path, base)?;
     let mut plan_index = Vec::new();
@@ -367,7 +617,12 @@ fn build_steps(args: &RunArgs, base: &Options, plan: Option<&Path>) -> anyhow::R
             for (j, v) in s.labels.into_iter().enumerate() {
                 labels[plan_index[j]] = v;
             }
-            Step { name: s.name.unwrap_or_else(|| default_name(&s.opts)), opts: s.opts, labels }
+            Step {
+                name: s.name.unwrap_or_else(|| default_name(&s.opts)),
+                total_iops: s.opts.iops,
+                opts: s.opts,
+                labels,
+            }
         })
         .collect();
     Ok((keys, steps))

@@ -36,6 +36,10 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(60);
 /// delayed the launches due then (the largest lag left with `--rt-priority`).
 const SETTLE_SLACK: Duration = Duration::from_millis(1);
 
+/// Longest sleep between looks at the stop flag when a signal cuts subintervals short
+/// ([`CloseSink::cut_on_stop`]): well inside the second an MPI launcher waits before SIGKILL.
+const STOP_POLL: Duration = Duration::from_millis(20);
+
 /// Warm-up or measurement.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
@@ -70,6 +74,70 @@ pub struct SubintervalReport<'a> {
     pub stats: &'a IntervalStats,
     /// CPU use over it.
     pub cpu: CpuUsage,
+}
+
+/// What one rank saw when a subinterval closed: the reasons it has to end the step.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// The seen-enough rule holds on this rank's own series (a cluster decides on the aggregate).
+    pub seen_enough: bool,
+    /// The measurement reached its longest length.
+    pub full: bool,
+    /// SIGINT/SIGTERM arrived.
+    pub interrupted: bool,
+    /// The target is full (ENOSPC).
+    pub disk_full: bool,
+}
+
+impl Verdict {
+    /// Whether a single process ends the step on this verdict.
+    pub fn ends_step(&self) -> bool {
+        self.seen_enough || self.full || self.interrupted || self.disk_full
+    }
+}
+
+/// What a [`CloseSink`] decided for the subinterval that closed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Decision {
+    /// The step ends with this subinterval.
+    pub end: bool,
+    /// It ends because of SIGINT/SIGTERM (on any rank of a cluster): the run stops after it.
+    pub interrupted: bool,
+}
+
+/// Where closed subintervals go and who decides whether the step goes on: the output alone for a
+/// single process ([`run_step`]), an exchange with the other ranks in a cluster
+/// (`crate::cluster`), where every rank must get the same decision for the same subinterval.
+pub trait CloseSink {
+    /// Subinterval `report` closed on this rank with `verdict`; returns the decision.
+    fn closed(&mut self, report: &SubintervalReport, verdict: Verdict) -> anyhow::Result<Decision>;
+
+    /// Whether SIGINT/SIGTERM cuts the current subinterval short (its row says how long it was)
+    /// rather than ending the step at its end. A single process finishes the row; MPI launchers
+    /// kill the ranks a second after forwarding the signal (Open MPI's `odls_base_sigkill_timeout`).
+    fn cut_on_stop(&self) -> bool {
+        false
+    }
+}
+
+/// The single-process sink: hand the row to `on_row`; the step ends on this process's own verdict.
+pub struct LocalSink<'f>(pub &'f mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>);
+
+impl CloseSink for LocalSink<'_> {
+    fn closed(&mut self, report: &SubintervalReport, verdict: Verdict) -> anyhow::Result<Decision> {
+        (self.0)(report)?;
+        Ok(Decision { end: verdict.ends_step(), interrupted: verdict.interrupted })
+    }
+}
+
+/// How a step starts: when, and whether to keep every measured IO's response time.
+#[derive(Debug, Clone, Copy)]
+pub struct StepStart {
+    /// The step's time zero (warm-up start); in a cluster, the instant agreed by all ranks.
+    pub at: Instant,
+    /// Keep (phase, subinterval, response ns) of every measured IO in [`StepOutcome::raw`], to
+    /// check merged percentiles against the raw latencies (`IOGEN_TEST_RAW_LATENCIES`).
+    pub keep_raw: bool,
 }
 
 /// Outcome of the seen-enough rule for the step.
@@ -107,6 +175,9 @@ pub struct StepOutcome {
     pub behind_s: f64,
     /// Name of the engine that ran.
     pub engine: &'static str,
+    /// With [`StepStart::keep_raw`]: (measurement subinterval index, response ns) of every IO
+    /// counted in a measurement row's `overall` category.
+    pub raw: Vec<(u32, u64)>,
 }
 
 /// An IO in flight.
@@ -267,11 +338,12 @@ impl Clock {
     }
 }
 
-/// What the measurement phase has gathered so far.
+/// What the measurement phase has gathered so far (also the aggregate of a cluster's ranks,
+/// `crate::cluster::StepAggregate`, so the stop rule is the same code for one rank or many).
 #[derive(Default)]
-struct Measurement {
-    stats: IntervalStats,
-    seconds: f64,
+pub(crate) struct Measurement {
+    pub(crate) stats: IntervalStats,
+    pub(crate) seconds: f64,
     /// Focus metric per measured subinterval, for the seen-enough rule.
     series: Vec<f64>,
     /// Last evaluation of the seen-enough rule.
@@ -283,7 +355,7 @@ struct Measurement {
 impl Measurement {
     /// Count one measured subinterval in the stop rule (its counters are merged later, see
     /// [`StepRun::settle`]); true when the rule says the mean is known well enough.
-    fn add(&mut self, opts: &Options, sub: &IntervalStats, seconds: f64) -> bool {
+    pub(crate) fn add(&mut self, opts: &Options, sub: &IntervalStats, seconds: f64) -> bool {
         self.seconds += seconds;
         if let Some(v) = focus_value(opts.focus, sub, seconds) {
             self.series.push(v);
@@ -301,7 +373,7 @@ impl Measurement {
         }
     }
 
-    fn seen_enough_status(&self, opts: &Options) -> SeenEnoughStatus {
+    pub(crate) fn seen_enough_status(&self, opts: &Options) -> SeenEnoughStatus {
         match &opts.seen_enough {
             Some(_) => SeenEnoughStatus::On { result: self.last_rule },
             None => SeenEnoughStatus::Off {
@@ -346,11 +418,21 @@ struct StepRun<'a> {
     disk_full: bool,
     /// End of the last subinterval, once the step has finished.
     step_end: Option<Instant>,
+    /// Raw (subinterval, response ns) of measured IOs, when kept (see [`StepStart::keep_raw`]).
+    raw: Option<Vec<(u32, u64)>>,
+    /// Whether a stop signal closes the current subinterval at once ([`CloseSink::cut_on_stop`]).
+    cut_on_stop: bool,
 }
 
 impl<'a> StepRun<'a> {
-    fn new(engine: &'a mut dyn Engine, workload: Workload, opts: &'a Options) -> Self {
-        let start = Instant::now();
+    fn new(
+        engine: &'a mut dyn Engine,
+        workload: Workload,
+        opts: &'a Options,
+        at: StepStart,
+        cut_on_stop: bool,
+    ) -> Self {
+        let start = at.at;
         let mut arrivals = match opts.iops {
             Iops::Rate(r) => Some(ArrivalProcess::new(
                 opts.arrivals,
@@ -386,6 +468,8 @@ impl<'a> StepRun<'a> {
             interrupted: false,
             disk_full: false,
             step_end: None,
+            raw: at.keep_raw.then(Vec::new),
+            cut_on_stop,
         }
     }
 
@@ -415,6 +499,9 @@ impl<'a> StepRun<'a> {
                     launch: io.launch,
                 };
                 self.current.record(io.kind, n as u64, times);
+                if let Some(raw) = self.raw.as_mut().filter(|_| self.clock.phase == Phase::Measure) {
+                    raw.push((self.clock.index as u32, times.response_ns));
+                }
             }
             Err(errno) => {
                 self.disk_full |= errno == libc::ENOSPC;
@@ -425,38 +512,40 @@ impl<'a> StepRun<'a> {
         Ok(())
     }
 
-    /// Whether the subinterval must close now (its end has passed, or the disk is full).
-    fn subinterval_over(&self, now: Instant) -> bool {
-        now >= self.clock.sub_end || self.disk_full
+    /// Whether the subinterval must close now (its end has passed, the disk is full, or a stop
+    /// signal came and the sink cuts subintervals short).
+    fn subinterval_over(&self, now: Instant, stop: &AtomicBool) -> bool {
+        now >= self.clock.sub_end || self.disk_full || (self.cut_on_stop && stop.load(Ordering::Relaxed))
     }
 
     /// Phase 2: write the subinterval's row, hand its counters to the measurement, and move on
     /// to the next subinterval. Returns true when the step is finished.
-    fn close_subinterval(
-        &mut self,
-        now: Instant,
-        stop: &AtomicBool,
-        on_row: &mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>,
-    ) -> anyhow::Result<bool> {
-        let end = if self.disk_full { now.min(self.clock.sub_end) } else { self.clock.sub_end };
+    fn close_subinterval(&mut self, now: Instant, stop: &AtomicBool, sink: &mut dyn CloseSink) -> anyhow::Result<bool> {
+        let stopped = stop.load(Ordering::Relaxed);
+        let cut = self.disk_full || (self.cut_on_stop && stopped);
+        let end = if cut { now.min(self.clock.sub_end).max(self.clock.sub_start) } else { self.clock.sub_end };
         let cpu_now = CpuSample::now();
         let seconds = end.duration_since(self.clock.sub_start).as_secs_f64();
-        on_row(&SubintervalReport {
-            phase: self.clock.phase,
-            index: self.clock.index,
-            start_s: self.clock.sub_start.duration_since(self.clock.start).as_secs_f64(),
-            seconds,
-            stats: &self.current,
-            cpu: self.cpu_sub.usage_until(&cpu_now),
-        })?;
-        self.cpu_sub = cpu_now;
-        self.interrupted = stop.load(Ordering::Relaxed);
-        let mut finished = self.disk_full || self.interrupted;
         let measured = self.clock.phase == Phase::Measure;
+        let mut verdict = Verdict { interrupted: stopped, disk_full: self.disk_full, ..Verdict::default() };
         if measured {
-            finished |= self.measurement.add(self.opts, &self.current, seconds);
-            finished |= self.clock.measure_full(end);
+            verdict.seen_enough = self.measurement.add(self.opts, &self.current, seconds);
+            verdict.full = self.clock.measure_full(end);
         }
+        let decision = sink.closed(
+            &SubintervalReport {
+                phase: self.clock.phase,
+                index: self.clock.index,
+                start_s: self.clock.sub_start.duration_since(self.clock.start).as_secs_f64(),
+                seconds,
+                stats: &self.current,
+                cpu: self.cpu_sub.usage_until(&cpu_now),
+            },
+            verdict,
+        )?;
+        self.cpu_sub = cpu_now;
+        self.interrupted = decision.interrupted;
+        let finished = decision.end;
         // Hand the counters over (merged when there is time, see `wait`) and count on in cleared ones.
         self.settle();
         let cleared = self.spare.take().unwrap_or_default();
@@ -513,6 +602,10 @@ impl<'a> StepRun<'a> {
     /// is at least [`SETTLE_SLACK`] away; else at the next close, as before.
     fn wait(&mut self) -> anyhow::Result<()> {
         let mut deadline = self.clock.sub_end;
+        if self.cut_on_stop {
+            // A stop signal is noticed within STOP_POLL even at a low rate (see `cut_on_stop`).
+            deadline = deadline.min(Instant::now() + STOP_POLL);
+        }
         let next_arrival = self.next_arrival.filter(|t| !self.slots.free.is_empty() && *t < deadline);
         if let Some(arrival) = next_arrival {
             deadline = arrival;
@@ -566,11 +659,13 @@ impl<'a> StepRun<'a> {
             disk_full: self.disk_full,
             behind_s,
             engine: self.engine.name(),
+            raw: self.raw.unwrap_or_default(),
         })
     }
 }
 
-/// Run one step: warm-up then measurement, calling `on_row` as each subinterval closes.
+/// Run one step from now, alone: warm-up then measurement, calling `on_row` as each subinterval
+/// closes.
 pub fn run_step(
     engine: &mut dyn Engine,
     workload: Workload,
@@ -578,12 +673,26 @@ pub fn run_step(
     stop: &AtomicBool,
     on_row: &mut dyn FnMut(&SubintervalReport) -> anyhow::Result<()>,
 ) -> anyhow::Result<StepOutcome> {
-    let mut step = StepRun::new(engine, workload, opts);
+    let start = StepStart { at: Instant::now(), keep_raw: false };
+    run_step_with(engine, workload, opts, stop, start, &mut LocalSink(on_row))
+}
+
+/// Run one step from `start.at`: warm-up then measurement, handing each closed subinterval to
+/// `sink`, which decides whether the step goes on (the same loop for one process or a cluster).
+pub fn run_step_with(
+    engine: &mut dyn Engine,
+    workload: Workload,
+    opts: &Options,
+    stop: &AtomicBool,
+    start: StepStart,
+    sink: &mut dyn CloseSink,
+) -> anyhow::Result<StepOutcome> {
+    let mut step = StepRun::new(engine, workload, opts, start, sink.cut_on_stop());
     loop {
         step.reap_ready()?;
         let now = Instant::now();
-        if step.subinterval_over(now) {
-            if step.close_subinterval(now, stop, on_row)? {
+        if step.subinterval_over(now, stop) {
+            if step.close_subinterval(now, stop, sink)? {
                 break;
             }
             continue;

@@ -216,6 +216,7 @@ mod tests {
             disk_full: false,
             behind_s: 0.0,
             engine: "null",
+            raw: Vec::new(),
         };
         let sum = summary_records(&info(), &out);
         let scols = summary_columns(&["protocol".into()]);
