@@ -353,11 +353,7 @@ type Opened = (target::Target, Box<dyn iogen::engine::Engine>, u64, u64);
 
 /// Prepare the target (lay it out if needed) and open the engine; the range of blocks this rank
 /// uses. Of ranks sharing a target, the first prepares it before the others look at it.
-fn open_step(
-    ctx: &StepContext,
-    o: &Options,
-    stop: &AtomicBool,
-) -> anyhow::Result<Result<Opened, i32>> {
+fn open_step(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> anyhow::Result<Result<Opened, i32>> {
     let c = ctx.cluster;
     let mut opened = None;
     for leader_turn in [true, false] {

@@ -2,13 +2,34 @@
 //! that initialised MPI calls it (`MPI_THREAD_FUNNELED`): the scheduler's thread; engine worker
 //! threads never do.
 
+use std::time::Duration;
+
 use mpi::collective::{CommunicatorCollectives, Root as _};
 use mpi::datatype::PartitionMut;
 use mpi::environment::Universe;
+use mpi::request::{scope, Request, Scope};
 use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::{Count, Threading};
 
 use super::Cluster;
+
+/// Sleep between looks at a collective not yet complete. Open MPI's blocking collectives poll
+/// without sleeping; ranks that arrive first then take the CPU from the ranks they wait for, which
+/// on a host with more ranks than free cores stretched an exchange from ~1 ms to hundreds of ms.
+const POLL: Duration = Duration::from_micros(100);
+
+/// Wait for `req`, sleeping [`POLL`] between tests (each test drives the collective on).
+fn wait_gently<'a, D: ?Sized, S: Scope<'a>>(mut req: Request<'a, D, S>) {
+    loop {
+        match req.test() {
+            Ok(_) => return,
+            Err(r) => {
+                req = r;
+                std::thread::sleep(POLL);
+            }
+        }
+    }
+}
 
 /// This process as one rank of an MPI job.
 pub struct MpiCluster {
@@ -46,7 +67,7 @@ impl Cluster for MpiCluster {
     }
 
     fn barrier(&self) {
-        self.world.barrier();
+        wait_gently(self.world.immediate_barrier());
     }
 
     fn gather(&self, bytes: &[u8]) -> Option<Vec<Vec<u8>>> {
@@ -59,12 +80,12 @@ impl Cluster for MpiCluster {
         let root = self.world.process_at_rank(0);
         let len = bytes.len() as Count;
         if self.rank != 0 {
-            root.gather_into(&len);
-            root.gather_varcount_into(bytes);
+            scope(|s| wait_gently(root.immediate_gather_into(s, &len)));
+            scope(|s| wait_gently(root.immediate_gather_varcount_into(s, bytes)));
             return None;
         }
         let mut counts = vec![0 as Count; self.size];
-        root.gather_into_root(&len, &mut counts[..]);
+        scope(|s| wait_gently(root.immediate_gather_into_root(s, &len, &mut counts[..])));
         let displs: Vec<Count> = counts
             .iter()
             .scan(0, |at, &n| {
@@ -76,7 +97,7 @@ impl Cluster for MpiCluster {
         let mut buf = vec![0u8; counts.iter().map(|&n| n as usize).sum()];
         {
             let mut part = PartitionMut::new(&mut buf[..], &counts[..], &displs[..]);
-            root.gather_varcount_into_root(bytes, &mut part);
+            scope(|s| wait_gently(root.immediate_gather_varcount_into_root(s, bytes, &mut part)));
         }
         Some(counts.iter().zip(&displs).map(|(&n, &d)| buf[d as usize + 1..(d + n) as usize].to_vec()).collect())
     }
@@ -84,10 +105,10 @@ impl Cluster for MpiCluster {
     fn broadcast(&self, bytes: &[u8]) -> Vec<u8> {
         let root = self.world.process_at_rank(0);
         let mut len = bytes.len() as u64;
-        root.broadcast_into(&mut len);
+        scope(|s| wait_gently(root.immediate_broadcast_into(s, &mut len)));
         let mut buf = if self.rank == 0 { bytes.to_vec() } else { vec![0u8; len as usize] };
         if len > 0 {
-            root.broadcast_into(&mut buf[..]);
+            scope(|s| wait_gently(root.immediate_broadcast_into(s, &mut buf[..])));
         }
         buf
     }
