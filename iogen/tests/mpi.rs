@@ -363,7 +363,7 @@ fn sigint_to_mpirun_ends_every_rank_with_whole_lines() {
     assert!(stderr.contains("interrupted"), "{stderr}");
     // Whole lines only, every subinterval with every rank's rows and `all`, and the summary.
     let rows = read_csv(&s);
-    assert!(!rows.is_empty() && rows.len() % ((RANKS + 1) * 3) == 0, "{} rows", rows.len());
+    assert!(!rows.is_empty() && rows.len().is_multiple_of((RANKS + 1) * 3), "{} rows", rows.len());
     assert!(by_subinterval(&rows).values().all(|h| h.len() == RANKS + 1));
     assert_eq!(read_csv(&sum).len(), (RANKS + 1) * 3);
 }
