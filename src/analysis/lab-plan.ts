@@ -16,6 +16,7 @@ import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
 import { collectLabData, STEP_METRICS } from "./lab-data";
 import { fitSheet } from "./lab-fit";
+import { hostBalance, hostsSheet, imbalanceFindings, splitHosts } from "./lab-hosts";
 import { modelSheet } from "./lab-model";
 import { categoriesSheet, stepsSheet } from "./lab-steps";
 import { subintervalsSheet } from "./lab-subintervals";
@@ -46,7 +47,7 @@ export const DEFAULT_MAX_SUBINTERVAL_ROWS = 1_000_000;
 
 export const DEFAULT_RESPONSE = "cpu_busy_pct";
 /** Sheet names, in workbook order (Fit and Categories only when they have content). */
-export const LAB_SHEETS = ["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories"] as const;
+export const LAB_SHEETS = ["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories", "Hosts"] as const;
 
 /**
  * Builds the lab analysis workbook plan.
@@ -80,7 +81,11 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const title = options.title ?? "Capacity Lab — lab analysis";
   const warnings = [...inputs.flatMap((i) => i.warnings.map(formatProblem)), ...data.warnings];
   const overall = (s: (typeof data.steps)[number]): boolean => s.category === "overall" || s.tool === "fio";
-  const main = data.steps.filter(overall);
+  // A multi-host iogen run: its `all` rows are the steps; each host's rows go to the Hosts sheet.
+  const { aggregate, perHost } = splitHosts(data.steps);
+  const main = aggregate.filter(overall);
+  const hostRows = perHost.filter(overall);
+  warnings.push(...imbalanceFindings(hostBalance(hostRows, main)));
   stage("steps, model and fit");
   const steps = stepsSheet(data, main);
   const model = modelSheet(main);
@@ -88,8 +93,9 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const sub = subintervalsSheet(data, maxRows, warnings, stage);
   const cat = categoriesSheet(
     data,
-    data.steps.filter((s) => !overall(s)),
+    aggregate.filter((s) => !overall(s)),
   );
+  const hosts = hostsSheet(hostRows, main);
   const summary = summarySheet({
     title,
     inputs,
@@ -102,7 +108,7 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     warnings,
   });
   const sheets: SheetPlan[] = [summary, steps.sheet, model.sheet];
-  for (const s of [fit.sheet, sub, cat]) if (s) sheets.push(s);
+  for (const s of [fit.sheet, sub, cat, hosts]) if (s) sheets.push(s);
   return { title, sources: inputs.map((i) => i.file), warnings, sheets };
 }
 

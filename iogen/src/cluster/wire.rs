@@ -1,6 +1,6 @@
 //! The bytes a rank sends rank 0 when a subinterval closes: where it is in the step, its
-//! verdict, its CPU, and its counters with the latency histograms, exactly (no percentile is
-//! computed before the merge). Little-endian fixed fields; each histogram is its non-empty
+//! verdict, its CPU, and its read and write counters with their latency histograms, exactly (no
+//! percentile is computed before the merge; `overall` is rebuilt as read + write). Little-endian fixed fields; each histogram is its non-empty
 //! buckets as (value gap, count) LEB128 pairs, so an idle rank sends a few hundred bytes and a
 //! busy one a few KB (sizes: `docs/iogen-mpi.md`).
 //!
@@ -55,7 +55,8 @@ pub fn encode(r: &SubintervalReport, verdict: Verdict) -> Vec<u8> {
     }
     put_u64(&mut w, r.cpu.cores as u64);
     put_f64(&mut w, r.cpu.iogen_pct);
-    for c in [&r.stats.overall, &r.stats.read, &r.stats.write] {
+    // `overall` is read + write exactly (every IO is recorded in both): rebuilt, not sent.
+    for c in [&r.stats.read, &r.stats.write] {
         put_category(&mut w, c);
     }
     w
@@ -92,9 +93,11 @@ pub fn decode(bytes: &[u8], rank: usize) -> anyhow::Result<RankSubinterval> {
         let iogen_pct = r.f64()?;
         let cpu = CpuUsage { busy_pct: pct[0], sys_pct: pct[1], iowait_pct: pct[2], cores, iogen_pct };
         let mut stats = IntervalStats::default();
-        for c in [&mut stats.overall, &mut stats.read, &mut stats.write] {
+        for c in [&mut stats.read, &mut stats.write] {
             read_category(&mut r, c)?;
         }
+        stats.overall.merge(&stats.read);
+        stats.overall.merge(&stats.write);
         if r.at != bytes.len() {
             bail!("{} bytes left over", bytes.len() - r.at);
         }
