@@ -74,7 +74,10 @@ describe("a multi-host iogen run (iogen under MPI)", () => {
       expect(relClose(cell.result, byHand)).toBe(true);
       // max host IOPS / mean host IOPS, the cells of the same row (columns F and E).
       expect(cell.formula).toMatch(/^F\d+\/E\d+$/);
-      expect(cell.formula.match(/\d+/g)).toEqual([String(imbalance.at!.row + 2 + k), String(imbalance.at!.row + 2 + k)]);
+      expect(cell.formula.match(/\d+/g)).toEqual([
+        String(imbalance.at!.row + 2 + k),
+        String(imbalance.at!.row + 2 + k),
+      ]);
     });
     expect(column(imbalance, "mean host IOPS")).toHaveLength(2);
   });
