@@ -301,16 +301,23 @@ fn sync_engine_ranks_share_one_file_in_disjoint_regions() {
     let subs = by_subinterval(&read_csv(&s));
     assert_eq!(subs.len(), 2);
     let mut ios = 0.0;
+    let mut per_rank = BTreeMap::<String, f64>::new();
     for hosts in subs.values() {
         assert_eq!(hosts.len(), RANKS + 1);
         let a = &hosts["all"];
         assert_eq!(num(a, "errors"), 0.0, "{a:?}");
         assert!(hosts.values().all(|h| h["start_s"] == a["start_s"] && h["seconds"] == a["seconds"]));
         ios += num(a, "iops") * num(a, "seconds");
+        for (h, row) in hosts.iter().filter(|(h, _)| *h != "all") {
+            *per_rank.entry(h.clone()).or_default() += num(row, "iops") * num(row, "seconds");
+        }
     }
-    // 1,500 IO/s for 1 s in all (an IO counts where it completes, so a loaded machine may move
-    // some between the two rows, not out of the step).
-    assert!((ios - 1500.0).abs() < 150.0, "{ios} IOs");
+    // Every rank did IO, and together no more than offered (1,500 IO/s for 1 s, Poisson: +4 sd).
+    // Fewer is possible on a loaded machine: arrivals still due when the step ends are not issued
+    // (stderr says how far behind); the rate itself is checked with the null engine above.
+    assert_eq!(per_rank.len(), RANKS);
+    assert!(per_rank.values().all(|&n| n > 0.0), "{per_rank:?}");
+    assert!(ios <= 1500.0 + 4.0 * 1500f64.sqrt(), "{ios} IOs");
 }
 
 #[test]
