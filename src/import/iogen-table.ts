@@ -191,19 +191,20 @@ export class TextColumn {
     const used = new Uint8Array(this.texts.length);
     for (let i = 0; i < codes.length; i++) used[codes[i]] = 1;
     if (used.every((u) => u === 1)) return;
+    // Compacted in place: spreading a copy into push() overflows the call stack from about
+    // 125,000 texts (every argument goes on the stack).
     const remap = new Uint32Array(this.texts.length);
-    const kept: string[] = [];
-    this.texts.forEach((t, c) => {
+    let kept = 0;
+    for (let c = 0; c < this.texts.length; c++) {
       if (used[c] === 1) {
-        remap[c] = kept.length;
-        kept.push(t);
+        remap[c] = kept;
+        this.texts[kept++] = this.texts[c];
       }
-    });
+    }
+    this.texts.length = kept;
     for (let i = 0; i < codes.length; i++) codes[i] = remap[codes[i]];
-    this.texts.length = 0;
-    this.texts.push(...kept);
     this.index.clear();
-    kept.forEach((t, c) => this.index.set(t, c));
+    this.texts.forEach((t, c) => this.index.set(t, c));
     this.last = null;
   }
 }

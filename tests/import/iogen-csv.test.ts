@@ -166,6 +166,19 @@ describe("column storage and number parsing", () => {
     expect([row.line, row.host, row.values.step, row.values.subinterval]).toEqual([4003, "h2", (4001 % 7) + 1, 4001]);
   });
 
+  it("keeps 130,000 distinct label texts (compacting the dictionary must not spread it onto the stack)", () => {
+    // The empty text is interned for every label column but no row holds it, so the dictionary is
+    // compacted; a spread of 130,000 arguments overflowed the call stack there.
+    const n = 130_000;
+    const lines = Array.from({ length: n }, (_, i) => `h,1,a,${i + 1},measure,${i},1,overall,10,0.1,n${i}`);
+    const r = parseIogenCsv(`${HEADER},note\n${lines.join("\n")}\n`, "labels.csv");
+    expect(r.errors).toEqual([]);
+    expect(r.table.length).toBe(n);
+    const note = r.table.labels[0].column;
+    expect(note.texts.length).toBe(n);
+    expect([note.get(0), note.get(77_777), note.get(n - 1)]).toEqual(["n0", "n77777", `n${n - 1}`]);
+  });
+
   it("leaves no partial row behind when a number in the middle of a row is bad", () => {
     const r = parseIogenCsv(
       `${HEADER}\nh,1,a,1,measure,0,1,overall,x,0.1\nh,1,a,2,measure,1,1,overall,10,0.1\n`,
