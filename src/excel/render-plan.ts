@@ -197,12 +197,16 @@ class Writer {
       progress(tableRowCount(table));
       return false;
     }
-    const header = ws.getRangeByIndexes(at.row, at.col, 1, cols);
     const headerFormats = [table.columns.map(() => "@")];
     const headerValues = [table.columns.map((c) => c.header)];
-    header.numberFormat = headerFormats;
-    header.values = headerValues;
-    let pendingBytes = jsonBytes(headerFormats) + jsonBytes(headerValues);
+    const queueHeader = (): number => {
+      const header = ws.getRangeByIndexes(at.row, at.col, 1, cols);
+      header.numberFormat = headerFormats;
+      header.values = headerValues;
+      return jsonBytes(headerFormats) + jsonBytes(headerValues);
+    };
+    // The header goes with the first block; until that request succeeds it is pending.
+    let pendingBytes = queueHeader();
     const n = tableRowCount(table);
     const addin = this.options.functionsRegistered;
     let budget = this.budget * 0.85;
@@ -220,8 +224,10 @@ class Writer {
           );
         } catch (e) {
           if (!isPayloadTooLarge(e) || block.values.length <= 1) throw e;
-          // Refused as too large: send the same rows again in blocks half the size.
+          // Refused as too large: nothing of the request was applied, so send the same rows again
+          // in blocks half the size, with the header when it was in the refused request.
           this.retries++;
+          if (pendingBytes > 0) pendingBytes = queueHeader();
           budget = Math.max(budget / 2, 1000);
           start = block.first;
           failed = true;

@@ -126,7 +126,15 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
     expect(result.retries).toBeGreaterThan(0);
     expect(host.workbook.requests.some((r) => r.refused)).toBe(true);
-    expect(host.workbook.sheet("Subintervals")!.get(20_000, 5)!.value).toBeCloseTo(19_999 * 1.000123 + 2 / 7, 6);
+    const s = host.workbook.sheet("Subintervals")!;
+    expect(s.get(20_000, 5)!.value).toBeCloseTo(19_999 * 1.000123 + 2 / 7, 6);
+    // The refused request held the header too: it is sent again with the first block.
+    expect(s.values(0, 0, 1, 15)[0]).toEqual([
+      ...[0, 1, 2].map((j) => `label ${j}`),
+      ...Array.from({ length: 12 }, (_, j) => `metric ${j}`),
+    ]);
+    expect(s.formatAt(0, 0)).toBe("@");
+    expect(s.get(1, 0)!.value).toBe("a");
   });
 
   test("existing sheets and tables are never overwritten; names get a suffix", async () => {
