@@ -100,6 +100,30 @@ describe("parseIogenCsv", () => {
     ]);
   });
 
+  it("reads the first of a repeated column, as its warning says, on every path", async () => {
+    // Plain records (the fast path), a quoted record (the general path), and a stream; the
+    // repeated column comes after the first, before it among labels, and as the last field.
+    for (const [header, row] of [
+      ["host,step,subinterval,phase,seconds,category,iops,iops", "h,1,1,measure,1,overall,5000,7"],
+      ["iops,host,step,note,subinterval,phase,seconds,category,iops,note", "5000,h,1,a,1,measure,1,overall,7,b"],
+    ]) {
+      const text = `${header}\n${row}\n${row.replace("5000", '"5000"')}\n${row}\n`;
+      for (const r of [
+        parseIogenCsv(text, "dup.csv"),
+        await parseIogenCsvStream(Readable.from([Buffer.from(text)]), "dup.csv"),
+      ]) {
+        expect(r.errors).toEqual([]);
+        expect(r.rows.map((x) => x.values.iops)).toEqual([5000, 5000, 5000]);
+        expect(r.warnings[0]).toEqual({
+          file: "dup.csv",
+          line: 1,
+          message: "duplicate column 'iops': the first one is used",
+        });
+        if (header.includes("note")) expect(r.rows.map((x) => x.labels.note)).toEqual(["a", "a", "a"]);
+      }
+    }
+  });
+
   it("refuses a negative number: iogen writes none", () => {
     const r = parseIogenCsv(`${HEADER}\nh,1,a,1,measure,0,1,overall,-10,0.1\n`, "n.csv");
     expect(r.errors).toEqual([
