@@ -4,6 +4,7 @@
  */
 import tCdf from "@stdlib/stats-base-dists-t-cdf";
 import betainc from "@stdlib/math-base-special-betainc";
+import { DoubleDoubleSum } from "./double-double";
 import { DomainError, isDomainError } from "./errors";
 import { leastSquares, type LeastSquaresResult } from "./least-squares";
 import { lenthPse } from "./lenth";
@@ -79,6 +80,10 @@ export interface DoeFitResult {
  * non-intercept estimates ({@link lenthPse}): SE = PSE for every effect, t on m/3 df; the
  * intercept then has no SE.
  *
+ * Magnitude: the response is first divided by a power of two near its largest |y| (exact), so
+ * squares neither overflow (|y| ≥ 1e155) nor underflow (|y| ≤ 1e-170); estimates, SEs and σ̂ are
+ * multiplied back. TSS is taken about the mean held in double-double.
+ *
  * Cost: O(n p²) with p the number of terms; O(n + k·2^k + p) for a balanced full 2^k factorial.
  *
  * @param names Factor names (unique).
@@ -123,7 +128,11 @@ export function doeFit(
   });
   const n = keep.length;
   if (n === 0) throw new DomainError("response", "has no values", "value");
-  const y = keep.map((i) => response[i] as number);
+  // Scaled by a power of two near its largest magnitude (exact): squares of responses of 1e155 or
+  // 1e-170 would overflow or underflow. Everything below is in these units; estimates, standard
+  // errors and σ̂ are multiplied back at the end, and t, p, R² and F have no unit.
+  const unit = powerOfTwoScale(keep.map((i) => response[i] as number));
+  const y = keep.map((i) => (response[i] as number) / unit);
   const cols = columns.map((c) => keep.map((i) => c[i]));
   const coded = codeFactors(names, cols, coding);
   const modelTermList = modelTerms(names, order, intercept);
@@ -138,8 +147,10 @@ export function doeFit(
   if (constant) {
     tss = 0;
   } else if (intercept) {
-    const mean = y.reduce((a, b) => a + b, 0) / n;
-    for (const v of y) tss += (v - mean) ** 2;
+    // About the mean in double-double (hi + lo): on a large offset the rounded mean alone is off
+    // by as much as the deviations (a constant 0.1 with one run 1 ulp above it).
+    const [hi, lo] = meanDoubleDouble(y);
+    for (const v of y) tss += (v - hi - lo) ** 2;
   } else {
     for (const v of y) tss += v * v;
   }
@@ -151,9 +162,9 @@ export function doeFit(
   let tDf = residualDf;
   let sigma: number | null = null;
   if (residualDf > 0) {
-    sigma = Math.sqrt(fit.rss / residualDf);
-    se = (j) =>
-      fit.unscaledVariance[j] === null ? null : (sigma as number) * Math.sqrt(fit.unscaledVariance[j] as number);
+    const sigmaScaled = Math.sqrt(fit.rss / residualDf);
+    sigma = sigmaScaled * unit;
+    se = (j) => (fit.unscaledVariance[j] === null ? null : sigmaScaled * Math.sqrt(fit.unscaledVariance[j] as number));
   } else {
     significanceFrom = "lenth";
     const effects = modelTermList
@@ -174,7 +185,14 @@ export function doeFit(
     const stdError = estimate === null ? null : se(j);
     const tValue = estimate !== null && stdError !== null && stdError > 0 ? estimate / stdError : null;
     const pValue = tValue === null ? null : 2 * tCdf(-Math.abs(tValue), tDf);
-    return { name: t.name, estimate, stdError, tValue, pValue, aliased: fit.aliased[j] };
+    return {
+      name: t.name,
+      estimate: estimate === null ? null : estimate * unit,
+      stdError: stdError === null ? null : stdError * unit,
+      tValue,
+      pValue,
+      aliased: fit.aliased[j],
+    };
   });
 
   let fStatistic: number | null = null;
@@ -216,6 +234,25 @@ function constantFit(fit: LeastSquaresResult, terms: readonly ModelTerm[], value
     residuals: fit.residuals.map(() => 0),
     rss: 0,
   };
+}
+
+/**
+ * A power of two within a factor 2 of the largest |v| (1 when all are 0): dividing by it is exact
+ * and brings the values near 1, so their squares neither overflow nor underflow.
+ */
+function powerOfTwoScale(values: readonly number[]): number {
+  let max = 0;
+  for (const v of values) max = Math.max(max, Math.abs(v));
+  return max === 0 ? 1 : 2 ** Math.floor(Math.log2(max));
+}
+
+/** The mean as a double-double pair [hi, lo] (hi the rounded mean, lo what rounding left). */
+function meanDoubleDouble(y: readonly number[]): [number, number] {
+  const sum = new DoubleDoubleSum();
+  for (const v of y) sum.add(v);
+  const hi = sum.value() / y.length;
+  sum.addProduct(-hi, y.length);
+  return [hi, sum.value() / y.length];
 }
 
 /** Upper tail P(F(d1, d2) > f) = I_{d2/(d2 + d1 f)}(d2/2, d1/2), accurate for tiny p-values. */
