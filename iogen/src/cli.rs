@@ -93,8 +93,8 @@ pub struct RunArgs {
     /// Percentage of IOs at a random block (0-100); the rest continue sequentially.
     #[arg(long, value_name = "PCT", default_value_t = Options::default().random_pct, value_parser = parse_pct)]
     pub random_pct: f64,
-    /// Requested arrival rate in IOs per second, or max (submit whenever a slot is free;
-    /// response = service).
+    /// Requested arrival rate in IOs per second (0.001 to 10,000,000), or max (submit whenever a
+    /// slot is free; response = service).
     #[arg(long, value_name = "N|max", default_value_t = Options::default().iops, value_parser = parse_iops)]
     pub iops: Iops,
     /// Arrival process: poisson (exponential gaps, an open Poisson stream), uniform (equal gaps),

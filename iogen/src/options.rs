@@ -243,6 +243,9 @@ impl Options {
             if !(r.is_finite() && r > 0.0) {
                 return Err(OptionError::invalid("iops", "must be a positive number or max"));
             }
+            if r < MIN_IOPS {
+                return Err(OptionError::invalid("iops", format!("must be at least {MIN_IOPS} (one IO every 1000 s)")));
+            }
         }
         if self.queue_depth == 0 || self.queue_depth > 4096 {
             return Err(OptionError::invalid("queue-depth", "must be between 1 and 4096"));
@@ -542,7 +545,11 @@ pub fn parse_pct(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
-/// Parse `max` or a positive IOPS rate.
+/// Lowest `--iops` rate: one IO every 1000 s. Far lower rates put the next arrival beyond what a
+/// clock instant can hold (1e-20 IOPS: 1e20 s), which the scheduler cannot represent.
+pub const MIN_IOPS: f64 = 0.001;
+
+/// Parse `max` or a positive IOPS rate (at least [`MIN_IOPS`]).
 pub fn parse_iops(s: &str) -> Result<Iops, String> {
     let t = s.trim();
     if t.eq_ignore_ascii_case("max") {
@@ -554,6 +561,9 @@ pub fn parse_iops(s: &str) -> Result<Iops, String> {
     }
     if v > 10_000_000.0 {
         return Err(format!("{s} is above 10,000,000; use max"));
+    }
+    if v < MIN_IOPS {
+        return Err(format!("{s} is below {MIN_IOPS} (one IO every 1000 s); the arrival times would not fit a clock"));
     }
     Ok(Iops::Rate(v))
 }
@@ -669,6 +679,10 @@ mod tests {
         assert_eq!(parse_iops("MAX"), Ok(Iops::Max));
         assert_eq!(parse_iops("5000"), Ok(Iops::Rate(5000.0)));
         assert!(parse_iops("0").is_err());
+        // Below one IO per 1000 s the next arrival overflowed the clock (a panic, exit 101).
+        let e = parse_iops("1e-20").unwrap_err();
+        assert!(e.contains("1e-20 is below 0.001"), "{e}");
+        assert_eq!(parse_iops("0.001"), Ok(Iops::Rate(0.001)));
         assert_eq!(parse_pct("70%"), Ok(70.0));
         assert!(parse_pct("101").is_err());
         assert_eq!(parse_seen_enough("5%@95%"), Ok((0.05, 0.95)));
@@ -691,6 +705,7 @@ mod tests {
             (Options { size: Some(1024), ..valid() }, "size"),
             (Options { queue_depth: 0, ..valid() }, "queue-depth"),
             (Options { iops: Iops::Rate(-3.0), ..valid() }, "iops"),
+            (Options { iops: Iops::Rate(1e-20), ..valid() }, "iops"),
             (Options { subinterval: Duration::from_millis(1), ..valid() }, "subinterval"),
             (Options { duration: Duration::from_millis(100), ..valid() }, "duration"),
             (Options { target: PathBuf::new(), ..valid() }, "target"),

@@ -300,7 +300,22 @@ fn decide(opts: &Options, found: Found) -> Result<(TargetKind, u64), TargetError
             }
             (TargetKind::NewFile, size)
         }
-        Found::Own { len, .. } => (TargetKind::OwnFile, opts.size.unwrap_or(len)),
+        Found::Own { len, header } => {
+            let total = opts.size.unwrap_or(len);
+            // A v1 header vouches only for its first `size` bytes (v1 wrote no length check, and
+            // its block can head a longer foreign file): bytes after them are written only when
+            // named with --allow-overwrite.
+            if writes && header.size < len && total > header.size && !allowed(opts, path) {
+                return Err(refusal(
+                    path,
+                    &format!(
+                        "has an iogen v1 header for its first {} bytes but is {len} bytes long, and the bytes after                          them may not be iogen's (to use only the laid-out part: --size {}),",
+                        header.size, header.size
+                    ),
+                ));
+            }
+            (TargetKind::OwnFile, total)
+        }
         Found::Foreign { len } => {
             if writes && !allowed(opts, path) {
                 return Err(refusal(path, "is an existing file that iogen did not lay out"));
@@ -735,6 +750,32 @@ mod tests {
         let mut v1_magic_only = vec![b'x'; HEADER_LEN as usize];
         v1_magic_only[..t.len()].copy_from_slice(t.as_bytes());
         assert_eq!(parse_header(&v1_magic_only, 1 << 20), None);
+    }
+
+    #[test]
+    fn a_v1_block_heading_a_longer_file_writes_only_its_own_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("old.dat");
+        // 1 MiB laid out by v1, then 7 MiB of someone else's data.
+        let mut bytes = vec![0x33u8; 8 << 20];
+        fill_filler(&mut bytes[..HEADER_LEN as usize], FILLER_SEED);
+        let t = format!("IOGEN-TARGET v1\nsize=1048576\ncreated_unix=1763900000\n{HEADER_NOTE}");
+        bytes[..t.len()].copy_from_slice(t.as_bytes());
+        std::fs::write(&p, &bytes).unwrap();
+        let stop = AtomicBool::new(false);
+        for size in [None, Some(2 << 20), Some(8 << 20)] {
+            let e = prepare(&Options { size, ..opts(&p, 50.0) }, &stop).unwrap_err().to_string();
+            assert!(e.contains("v1 header for its first 1048576 bytes") && e.contains("--size 1048576"), "{e}");
+            let e = check_steps(&[&Options { size, ..opts(&p, 50.0) }]).unwrap_err().to_string();
+            assert!(e.contains("--allow-overwrite"), "{e}");
+        }
+        assert_eq!(std::fs::read(&p).unwrap(), bytes, "nothing written");
+        // Reading all of it, writing only the laid-out part, or writing all of it when named.
+        prepare(&opts(&p, 100.0), &stop).unwrap();
+        let t = prepare(&Options { size: Some(1 << 20), ..opts(&p, 50.0) }, &stop).unwrap();
+        assert_eq!(t.data_end, 1 << 20);
+        let named = Options { size: None, overwrite: Overwrite::Allowed(vec![p.clone()]), ..opts(&p, 50.0) };
+        assert_eq!(prepare(&named, &stop).unwrap().data_end, 8 << 20);
     }
 
     #[test]

@@ -234,6 +234,7 @@ fn bad_values_exit_2_naming_the_option() {
         (vec!["--direct", "--block-size", "1000"], "--block-size"),
         (vec!["--size", "1K"], "--size"),
         (vec!["--iops", "0"], "--iops"),
+        (vec!["--iops", "1e-20"], "--iops <N|max>': 1e-20 is below 0.001"),
         (vec!["--subinterval", "1ms"], "--subinterval"),
     ] {
         iogen()

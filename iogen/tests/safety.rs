@@ -224,6 +224,8 @@ fn bad_plans_are_refused_before_any_io() {
     plan_refused("read_pct,block_size,read_pct\n100,4K,100\n", &["plan", "column read_pct appears twice"]);
     plan_refused("read_pct,protocol\n100,nfs\n100,\"smb\n100,iscsi\n", &["plan", "line 3", "never closed"]);
     plan_refused("read_pct,iops\n100,100\n100,-5\n", &["row 2", "iops"]);
+    // A rate whose arrivals overflow the clock (it panicked after row 1 ran).
+    plan_refused("read_pct,iops\n100,100\n100,1e-20\n", &["row 2", "column iops", "below 0.001"]);
     // Row 1 only reads the foreign file (allowed); row 2 would write it: refused before row 1 runs.
     plan_refused("read_pct,step_name\n100,read\n50,mixed\n", &["refusing to write", "did not lay out"]);
     // Row 2 needs more of the foreign file than it has.
@@ -389,4 +391,33 @@ fn a_device_mounted_in_another_mount_namespace_is_refused() {
     drop(ns.stdin.take());
     ns.wait().unwrap();
     assert!(std::fs::read(&img).unwrap() == before, "the file system image changed");
+}
+
+#[test]
+fn outputs_whose_directory_is_removed_during_the_run_fail_naming_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let t = d.join("t.dat");
+    let out = d.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let (s, sum) = (out.join("s.csv"), out.join("sum.csv"));
+    let child = StdCommand::new(assert_cmd::cargo::cargo_bin("iogen"))
+        .args(["run", "--engine", "null", "--iops", "1000", "--warmup", "0s", "--duration", "2s"])
+        .args(["--subinterval", "200ms", "--size", "1MiB"])
+        .args(path_args(&[("--target", &t), ("--csv", &s), ("--summary", &sum)]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Remove the directory once the first subinterval row is in the file (the run is measuring).
+    let t0 = Instant::now();
+    while std::fs::read_to_string(&s).map_or(0, |text| text.lines().count()) < 2 {
+        assert!(t0.elapsed() < Duration::from_secs(30), "no subinterval row after 30 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+    let done = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(1), "{err}");
+    assert!(err.contains(&format!("--csv {}", s.display())) && err.contains("lost"), "{err}");
 }

@@ -107,13 +107,35 @@ pub struct OutputFileError {
 pub struct PendingRename {
     /// The temporary file and a descriptor of it (to flush it to disk before the rename).
     temp: Option<(PathBuf, File)>,
+    /// A file created at its destination: a descriptor of it, to check it is still there.
+    created: Option<File>,
     dest: PathBuf,
     option: String,
 }
 
 impl PendingRename {
-    /// Rename the temporary file over the destination (call after the last write).
+    /// Rename the temporary file over the destination (call after the last write); for a file
+    /// created in place, check it is still linked at its destination: writes to a file that was
+    /// deleted (or whose directory was) succeed, and its rows would be lost without a word.
     pub fn commit(mut self) -> anyhow::Result<()> {
+        if let Some(file) = self.created.take() {
+            use std::os::unix::fs::MetadataExt;
+            let ours = file.metadata().map_err(|e| anyhow::anyhow!("{} {}: {e}", self.option, self.dest.display()))?;
+            let there = self.dest.symlink_metadata().ok();
+            if ours.nlink() == 0 || there.is_none_or(|m| (m.dev(), m.ino()) != (ours.dev(), ours.ino())) {
+                let dir = self.dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+                let why = if dir.is_dir() {
+                    "was deleted or replaced during the run".to_string()
+                } else {
+                    format!("was removed during the run with its directory {}", dir.display())
+                };
+                anyhow::bail!(
+                    "{} {}: the output file {why}; the rows written to it are lost",
+                    self.option,
+                    self.dest.display()
+                );
+            }
+        }
         if let Some((temp, file)) = self.temp.take() {
             // On disk before it replaces the old file, so a crash leaves one or the other whole.
             file.sync_all().and_then(|()| std::fs::rename(&temp, &self.dest)).map_err(|e| {
@@ -173,12 +195,9 @@ pub fn create_output(
                 err(format!("creating {}: {e}", open_path.display()))
             }
         })?;
-    let kept = if temp {
-        Some((open_path, file.try_clone().map_err(|e| err(format!("duplicating a descriptor: {e}")))?))
-    } else {
-        None
-    };
-    let pending = PendingRename { temp: kept, dest: path.to_path_buf(), option: option.to_string() };
+    let copy = file.try_clone().map_err(|e| err(format!("duplicating a descriptor: {e}")))?;
+    let (kept, created) = if temp { (Some((open_path, copy)), None) } else { (None, Some(copy)) };
+    let pending = PendingRename { temp: kept, created, dest: path.to_path_buf(), option: option.to_string() };
     Ok((WholeLines::new(file, 0, &what), pending))
 }
 
@@ -266,5 +285,32 @@ mod tests {
         drop(pending);
         assert_eq!(std::fs::read(&p).unwrap(), b"new\n");
         assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 2);
+    }
+
+    #[test]
+    fn a_new_file_removed_during_the_run_is_an_error_at_the_end() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("out");
+        for remove in ["directory", "file", "replaced"] {
+            std::fs::create_dir_all(&sub).unwrap();
+            let p = sub.join("s.csv");
+            let (mut w, pending) = create_output("--csv", &p, false).unwrap();
+            w.write_all(b"a\n").unwrap();
+            match remove {
+                "directory" => std::fs::remove_dir_all(&sub).unwrap(),
+                "file" => std::fs::remove_file(&p).unwrap(),
+                _ => {
+                    std::fs::remove_file(&p).unwrap();
+                    std::fs::write(&p, b"other\n").unwrap();
+                }
+            }
+            w.write_all(b"b\n").unwrap(); // writes to the unlinked file still succeed
+            let e = pending.commit().unwrap_err().to_string();
+            assert!(e.contains("--csv") && e.contains(&p.display().to_string()) && e.contains("lost"), "{e}");
+            if remove == "directory" {
+                assert!(e.contains("with its directory"), "{e}");
+            }
+            let _ = std::fs::remove_dir_all(&sub);
+        }
     }
 }
