@@ -3,7 +3,7 @@
  * lib/. `npm test` builds it first (`npm run build:cli`); when run alone this test rebuilds lib/
  * if it is missing or older than the sources.
  */
-import { execFileSync, spawnSync } from "child_process";
+import { execFileSync, spawn, spawnSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
 import { expectRelClose } from "../core/close";
@@ -105,5 +105,37 @@ describe("node bin/caplab.js", () => {
     ]) {
       expect(r.stdout).toContain(id);
     }
+  });
+
+  it.each([["calc", "MMC_RESPONSE(4,30,0.08)"], ["functions"], ["functions", "--json"]])(
+    "%s %s: a failed write to stdout (a full disk: /dev/full) exits 1 and says so",
+    (...args: string[]) => {
+      const full = fs.openSync("/dev/full", "w");
+      try {
+        const r = spawnSync(process.execPath, [path.join(root, "bin", "caplab.js"), ...args.filter(Boolean)], {
+          cwd: root,
+          encoding: "utf8",
+          timeout: 60_000,
+          stdio: ["ignore", full, "pipe"],
+        });
+        expect(r.status).toBe(1);
+        expect(r.stderr).toBe("caplab: writing to standard output failed (ENOSPC); the output is incomplete\n");
+      } finally {
+        fs.closeSync(full);
+      }
+    },
+  );
+
+  it("a reader that has gone away (EPIPE) exits 1 and says so", async () => {
+    const child = spawn(process.execPath, [path.join(root, "bin", "caplab.js"), "functions", "--json"], {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout.destroy(); // closes the read end before the command has started
+    let stderr = "";
+    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("writing to standard output failed (EPIPE)");
   });
 });
