@@ -79,6 +79,8 @@ export interface CaseInput {
   timeUnit: string;
   /** Label of the arrival-rate unit (e.g. "IO/s", "calls/min"). */
   rateUnit: string;
+  /** Utilization above which a workload is flagged on the sheet (a fraction in (0, 1]; default 0.8). */
+  utilizationLimit: number;
   options: CaseOption[];
 }
 
@@ -326,6 +328,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     "discountRate",
     "timeUnit",
     "rateUnit",
+    "utilizationLimit",
     "options",
     "$comment",
   ]);
@@ -349,6 +352,13 @@ export function parseCaseInput(json: unknown): CaseInput {
     fail("discountRate", `must be a fraction per year (0.1 for 10%); ${discountRate} would be ${discountRate * 100}%`);
   const timeUnit = text(o.timeUnit, "timeUnit", 12, "s");
   const rateUnit = text(o.rateUnit, "rateUnit", 16, `per ${timeUnit}`);
+  const utilizationLimit = optionalNumber(
+    o.utilizationLimit,
+    "utilizationLimit",
+    0.8,
+    (x) => x > 0 && x <= 1,
+    "a utilization as a fraction in (0, 1] (0.8 for 80%)",
+  );
   if (o.options === undefined) fail("options", "is required (two or more options to compare)");
   const options = list(o.options, "options", 2, MAX_OPTIONS).map((v, i) =>
     option(v, `options[${i}]`, timeUnit, rateUnit),
@@ -365,6 +375,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     discountRate,
     timeUnit,
     rateUnit,
+    utilizationLimit,
     options,
   };
 }

@@ -53,8 +53,17 @@ export interface OptionResult {
 
 export interface CaseResult {
   options: OptionResult[];
-  /** Index of the option with the lowest net present cost (the first one on a tie). */
+  /** Index of the option with the lowest net present cost, to the cent (the first one on a tie). */
   cheapest: number;
+}
+
+/**
+ * An amount rounded to cents, half away from zero as the spreadsheet's ROUND(x, 2) does.
+ *
+ * @example cents(-0.125) // => -0.13
+ */
+export function cents(x: number): number {
+  return (Math.sign(x) * Math.round(Math.abs(x) * 100)) / 100;
 }
 
 /**
@@ -149,10 +158,10 @@ export function computeCase(input: CaseInput): CaseResult {
     return { workloads, servers: total, upfront, running, cashflows, cumulativeDiscounted, npv: present };
   });
   const base = options[0].npv;
-  let cheapest = 0;
-  options.forEach((o, i) => {
-    if (o.npv < options[cheapest].npv) cheapest = i;
-  });
+  // The first option within a cent of the lowest: NPVs that differ only by rounding (1e-10) are a
+  // tie, as a spreadsheet summing the same flows in another order would see them.
+  const least = cents(Math.min(...options.map((o) => o.npv)));
+  const cheapest = options.findIndex((o) => cents(o.npv) === least);
   return {
     options: options.map((o, i) => ({
       ...o,

@@ -80,3 +80,54 @@ export function csvNumber(field: string): number {
   if (!m) return NaN;
   return m[2] ? Number(m[1]) / 100 : Number(m[1]);
 }
+
+/** XML character references back to text. */
+function unescapeXml(s: string): string {
+  return s.replace(/&(lt|gt|amp|quot|apos|#x[0-9a-fA-F]+|#\d+);/g, (_m, e: string) =>
+    e === "lt"
+      ? "<"
+      : e === "gt"
+        ? ">"
+        : e === "amp"
+          ? "&"
+          : e === "quot"
+            ? '"'
+            : e === "apos"
+              ? "'"
+              : String.fromCodePoint(e.startsWith("#x") ? parseInt(e.slice(2), 16) : Number(e.slice(1))),
+  );
+}
+
+/**
+ * The values of every worksheet of an .xlsx (in workbook order) as its writer stored them, keyed
+ * "row,col" (0-based): numbers at full precision (CSV export rounds to 15 significant digits and
+ * to 20 decimals, too coarse for small times and probabilities), texts, and errors as their code
+ * ("#N/A"). Read from a file Calc saved after recalculating, these are Calc's own results.
+ */
+export async function xlsxValues(bytes: Buffer): Promise<Map<string, number | string>[]> {
+  const { default: JSZip } = await import("jszip");
+  const zip = await JSZip.loadAsync(bytes);
+  const read = async (name: string): Promise<string> => (await zip.file(name)?.async("string")) ?? "";
+  const shared = [...(await read("xl/sharedStrings.xml")).matchAll(/<si>([^]*?)<\/si>/g)].map((m) =>
+    unescapeXml([...m[1].matchAll(/<t[^>]*>([^<]*)<\/t>/g)].map((t) => t[1]).join("")),
+  );
+  const sheets: Map<string, number | string>[] = [];
+  for (let n = 1; zip.file(`xl/worksheets/sheet${n}.xml`); n++) {
+    const out = new Map<string, number | string>();
+    const sheet = await read(`xl/worksheets/sheet${n}.xml`);
+    for (const m of sheet.matchAll(/<c r="([A-Z]+)(\d+)"([^>]*?)(?:\/>|>([^]*?)<\/c>)/g)) {
+      const v = /<v>([^<]*)<\/v>/.exec(m[4] ?? "");
+      if (!v) continue;
+      let col = 0;
+      for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
+      const type = /\bt="([^"]+)"/.exec(m[3])?.[1] ?? "n";
+      const text = unescapeXml(v[1]);
+      out.set(
+        `${Number(m[2]) - 1},${col - 1}`,
+        type === "s" ? shared[Number(text)] : type === "n" ? Number(text) : text,
+      );
+    }
+    sheets.push(out);
+  }
+  return sheets;
+}

@@ -91,7 +91,8 @@ describe("prepareForSharing (Office.js, in-memory Excel)", () => {
     const wb = workbook();
     const original = sheet(wb, "Business case");
     const before = state(original);
-    expect(caplabFormulas(original)).toBeGreaterThan(5);
+    // The NPV_IT of each of the three options (the M/M/c figures are native formulas now).
+    expect(caplabFormulas(original)).toBeGreaterThanOrEqual(3);
 
     const report = await prepareForSharing();
 

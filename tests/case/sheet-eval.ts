@@ -50,6 +50,7 @@ export function planCells(sheet: SheetPlan): Map<string, CellValue> {
 export class SheetGrid {
   readonly cells: Map<string, CellValue>;
   private cache = new Map<string, Value>();
+  private onCached = false;
   private readonly evaluator: FormulaEvaluator;
 
   constructor(
@@ -75,6 +76,8 @@ export class SheetGrid {
     if (this.cache.has(key)) return this.cache.get(key) as Value;
     const v = this.cells.get(key) ?? null;
     let out: Value;
+    if (this.onCached && v !== null && typeof v === "object" && ("formula" in v || "addinFormula" in v))
+      return v.result;
     if (v !== null && typeof v === "object") {
       if ("formula" in v) out = this.evaluate(v.formula);
       else if ("addinFormula" in v) out = this.evaluate(v.addinFormula);
@@ -82,6 +85,20 @@ export class SheetGrid {
     } else out = v;
     this.cache.set(key, out);
     return out;
+  }
+
+  /**
+   * Evaluates a formula over the values the plan carries: a referenced formula cell gives its
+   * cached result instead of being recalculated (what Excel hands an add-in formula: the values
+   * it calculated for the cells the formula reads).
+   */
+  evaluateOnCached(formula: string): Value {
+    this.onCached = true;
+    try {
+      return this.evaluate(formula);
+    } finally {
+      this.onCached = false;
+    }
   }
 
   /** Evaluates a formula (with or without "=") on this sheet; unsupported formulas throw. */

@@ -1,0 +1,120 @@
+/**
+ * M/M/c figures as native spreadsheet formulas, so a case sheet opened without Capacity Lab
+ * stays live: change an arrival rate or a service time and the servers, response, wait and
+ * P(wait) follow.
+ *
+ * Erlang C from the Poisson distribution: with a = λ·S erlangs, P(c) = e^−a·a^c/c! (`POISSON(c,
+ * a, FALSE)`) and F(c − 1) = Σ_{k<c} e^−a·a^k/k! (`POISSON(c − 1, a, TRUE)`), multiplying the
+ * textbook form (a^c/c!·c/(c − a)) / (Σ_{k<c} a^k/k! + a^c/c!·c/(c − a)) above and below by
+ * e^−a·(1 − a/c) gives
+ *
+ *     C(c, a) = P(c) / (P(c) + (1 − a/c)·F(c − 1)),
+ *
+ * a sum of positive terms (no cancellation). Wq = C·S/(c − a), R = S + Wq, service level
+ * P(Wq ≤ t) = 1 − C·e^{−(c − a)·t/S} (Kleinrock, Queueing Systems vol. 1, 1975, §3.5).
+ * `POISSON` is the compatibility name of `POISSON.DIST` in Excel (same function) and needs no
+ * `_xlfn.` prefix in a file, so LibreOffice reads it too.
+ *
+ * Fewest servers for a target, natively: the target's metric falls as c grows, so the servers
+ * are c0 + the number of candidates c0, c0 + 1, …, c0 + K that miss it, counted with SUMPRODUCT
+ * over an array constant {0,1,…,K}, c0 = ⌊a⌋ + 1 (the least stable count). K is chosen when the
+ * sheet is built with room for the load to grow (see {@link searchWidth}); a target not met
+ * within the window gives #N/A rather than a wrong count.
+ *
+ * Where the native form is not used ({@link nativeMmc} false: loads above
+ * {@link NATIVE_MAX_LOAD} erlangs, or a search window wider than {@link NATIVE_MAX_WINDOW}), the
+ * case keeps Capacity Lab's `CAPLAB.MMC_*` formulas: live with the add-in, values in a file
+ * written for people without it; the sheet says so. Why the limit: e^−a underflows below the
+ * smallest double for a ≳ 745, so a spreadsheet that computes POISSON directly gives 0/0 there;
+ * LibreOffice switches to a log-gamma path above a = 712 and stays accurate, Excel's algorithm
+ * is undocumented. tests/case/case-recalc.test.ts measures the native form in LibreOffice against
+ * `src/core/erlang.ts` over 0.05 ≤ a ≤ {@link NATIVE_MAX_LOAD}.
+ */
+
+/** Largest offered load (erlangs) written as native formulas. */
+export const NATIVE_MAX_LOAD = 500;
+/** Widest search window (candidates) written as a native SUMPRODUCT. */
+export const NATIVE_MAX_WINDOW = 200;
+
+/** Cell references (A1) of one workload's row: rate λ, service time S, servers c, P(wait). */
+export interface MmcCells {
+  rate: string;
+  service: string;
+  servers: string;
+  pWait: string;
+  wait: string;
+}
+
+const load = (c: MmcCells): string => `${c.rate}*${c.service}`;
+
+/** Erlang C for server count `c` (a cell or an array expression) at load `a`, natively. */
+function erlangC(c: string, a: string): string {
+  const p = `POISSON(${c},${a},FALSE)`;
+  return `${p}/(${p}+(1-${a}/${c})*POISSON(${c}-1,${a},TRUE))`;
+}
+
+/** P(wait) = C(c, a); 1 when the queue is unstable (c ≤ a: every arrival waits). */
+export function pWaitFormula(c: MmcCells): string {
+  const a = `(${load(c)})`;
+  return `IF(${c.servers}<=${a},1,${erlangC(c.servers, a)})`;
+}
+
+/** Mean wait Wq = C·S/(c − a); #N/A when the queue is unstable (the wait grows without bound). */
+export function waitFormula(c: MmcCells): string {
+  const a = `(${load(c)})`;
+  return `IF(${c.servers}<=${a},NA(),${c.pWait}*${c.service}/(${c.servers}-${a}))`;
+}
+
+/** Mean response R = S + Wq. */
+export function responseFormula(c: MmcCells): string {
+  return `${c.service}+${c.wait}`;
+}
+
+/** Utilization λ·S/c. */
+export function utilizationFormula(c: MmcCells): string {
+  return `${load(c)}/${c.servers}`;
+}
+
+/**
+ * Candidates a native search should cover for a workload that needs `servers` at load `a`: twice
+ * the distance from c0 (so the load can grow by well over 30 % before the window runs out) plus
+ * room proportional to √a (square-root staffing: c* − a grows like √a; Halfin & Whitt, Operations
+ * Research 29(3), 1981).
+ *
+ * @example searchWidth(8, 7.8) // => 14
+ */
+export function searchWidth(servers: number, a: number): number {
+  const c0 = Math.floor(a) + 1;
+  return Math.max(2 * (servers - c0) + 8, Math.ceil(2 * Math.sqrt(a)) + 8);
+}
+
+/** Whether a workload's M/M/c figures are written natively (see the module comment). */
+export function nativeMmc(a: number, width: number): boolean {
+  return a <= NATIVE_MAX_LOAD && width <= NATIVE_MAX_WINDOW;
+}
+
+/** The fewest servers whose candidates `miss` says are failing, over c0 + {0..K}. */
+function search(c: MmcCells, width: number, miss: (cc: string, a: string) => string): string {
+  const a = `(${load(c)})`;
+  const c0 = `(INT(${a})+1)`;
+  const offsets = `{${Array.from({ length: width + 1 }, (_, k) => k).join(",")}}`;
+  const cc = `(${c0}+${offsets})`;
+  const count = `SUMPRODUCT(--(${miss(cc, a)}))`;
+  return `IF(${count}>${width},NA(),${c0}+${count})`;
+}
+
+/**
+ * Fewest servers with mean response S + Wq ≤ `target` (a cell), natively: the mean-wait test of
+ * `mmcStaff`, C·S/(c − a) ≤ R − S.
+ */
+export function staffForResponseFormula(c: MmcCells, target: string, width: number): string {
+  return search(c, width, (cc, a) => `${erlangC(cc, a)}*${c.service}/(${cc}-${a})>${target}-${c.service}`);
+}
+
+/**
+ * Fewest servers answering a fraction ≥ `level` within `within` (cells), natively: the test of
+ * `mmcStaff`, 1 − C·e^{−(c − a)·t/S} ≥ level.
+ */
+export function staffForServiceLevelFormula(c: MmcCells, level: string, within: string, width: number): string {
+  return search(c, width, (cc, a) => `1-${erlangC(cc, a)}*EXP(-(${cc}-${a})*${within}/${c.service})<${level}`);
+}
