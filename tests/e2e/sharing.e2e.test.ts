@@ -219,7 +219,8 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         }
       }
       expect(listed.size).toBe(frozenCount);
-      expect(frozenCount).toBeGreaterThan(10);
+      // The lab sheets' CAPLAB formulas and the case's NPV_IT per option (its M/M/c figures are native).
+      expect(frozenCount).toBeGreaterThan(5);
 
       // Export the copies as a values-only workbook; unzip the file Excel.createWorkbook got.
       await page.click("#share-export");
