@@ -453,6 +453,7 @@ fn run_one_step(
             aggregate: StepAggregate::new(&total, ctx.hosts.to_vec()),
             info: info.clone(),
             write: &mut write,
+            received: Vec::new(),
         });
         let mut sink = ClusterSink::new(c, root);
         let outcome = run_step_with(engine.as_mut(), workload, o, stop, start, &mut sink)?;

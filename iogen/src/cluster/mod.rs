@@ -253,6 +253,8 @@ pub struct Root<'w> {
     pub info: StepInfo,
     /// Writes a subinterval's rows.
     pub write: &'w mut dyn FnMut(&[Record]) -> anyhow::Result<()>,
+    /// The ranks' last messages, decoded (reused: see [`wire::decode_into`]).
+    pub received: Vec<wire::RankSubinterval>,
 }
 
 /// The [`CloseSink`] of a step run by several ranks: at each close, every rank's subinterval goes
@@ -288,16 +290,19 @@ impl CloseSink for ClusterSink<'_, '_> {
         let mut pending = None;
         let mut flags = [0u8; 1];
         if let (Some(all), Some(root)) = (gathered, self.root.as_mut()) {
-            let subs = all.iter().enumerate().map(|(r, b)| wire::decode(b, r)).collect::<anyhow::Result<Vec<_>>>()?;
-            let combined = root.aggregate.combine(&subs)?;
+            root.received.resize_with(all.len(), Default::default);
+            for (r, (b, out)) in all.iter().zip(root.received.iter_mut()).enumerate() {
+                wire::decode_into(b, r, out)?;
+            }
+            let combined = root.aggregate.combine(&root.received)?;
             flags[0] = u8::from(combined.decision.end) | u8::from(combined.decision.interrupted) << 1;
-            pending = Some((subs, combined));
+            pending = Some(combined);
         }
         let flags = self.cluster.broadcast(&flags);
         let decision = Decision { end: flags[0] & 1 != 0, interrupted: flags[0] & 2 != 0 };
         self.exchange_time += began.elapsed();
-        if let (Some((subs, combined)), Some(root)) = (pending, self.root.as_mut()) {
-            let rows = root.aggregate.rows(&root.info, &subs, &combined);
+        if let (Some(combined), Some(root)) = (pending, self.root.as_mut()) {
+            let rows = root.aggregate.rows(&root.info, &root.received, &combined);
             (root.write)(&rows)?;
         }
         Ok(decision)
