@@ -170,7 +170,7 @@ impl StepAggregate {
         }
         self.current.reset();
         for s in subs {
-            self.current.merge(&s.stats);
+            super::wire::add_to(&mut self.current, s);
         }
         let stats = &self.current;
         let cpus: Vec<CpuUsage> = subs.iter().map(|s| s.cpu).collect();
@@ -180,7 +180,7 @@ impl StepAggregate {
         let mut seen = false;
         if first.phase == Phase::Measure {
             for ((total, cpu_total), s) in self.ranks.iter_mut().zip(subs) {
-                total.merge(&s.stats);
+                super::wire::add_to(total, s);
                 cpu_total.add(&s.cpu, s.seconds);
             }
             self.all_cpu.add(&cpu, seconds);
@@ -299,7 +299,9 @@ mod tests {
             stats.record(OpKind::Read, 4096, IoTimes { service_ns: ns, response_ns: ns, launch: Launch::Unscheduled });
         }
         let cpu = CpuUsage { busy_pct: Some(10.0), sys_pct: Some(1.0), iowait_pct: None, cores: 2, iogen_pct: 3.0 };
-        RankSubinterval { phase, index, start_s: 0.0, seconds: 1.0, verdict, cpu, stats }
+        // Through the wire, as rank 0 gets it.
+        let report = SubintervalReport { phase, index, start_s: 0.0, seconds: 1.0, stats: &stats, cpu };
+        super::super::wire::decode(&super::super::wire::encode(&report, verdict), 0).unwrap()
     }
 
     fn opts() -> Options {
