@@ -437,3 +437,29 @@ fn rt_priority_auto_only_where_it_applies_and_off_never() {
     assert!(!run(&["--engine", "sync", "--queue-depth", "4"]).contains("SCHED_FIFO"));
     assert!(!run(&["--engine", "null", "--rt-priority", "off"]).contains("SCHED_FIFO"));
 }
+
+#[test]
+fn version_says_whether_mpi_is_compiled_in() {
+    let out = iogen().arg("--version").assert().success().get_output().stdout.clone();
+    let text = String::from_utf8(out).unwrap();
+    let expected = if cfg!(feature = "mpi") { "MPI: compiled in" } else { "MPI: not compiled in" };
+    assert!(text.contains(expected), "{text}");
+}
+
+/// A build without MPI started by a launcher as one of several ranks would offer the whole rate
+/// in every copy: it refuses before touching anything.
+#[cfg(not(feature = "mpi"))]
+#[test]
+fn a_build_without_mpi_refuses_to_run_as_one_of_several_ranks() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    iogen()
+        .env("OMPI_COMM_WORLD_SIZE", "3")
+        .args(["run", "--engine", "null", "--size", "1MiB", "--duration", "100ms", "--subinterval", "100ms"])
+        .arg("--target")
+        .arg(&t)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("one of 3 ranks").and(predicate::str::contains("--features mpi")));
+    assert!(!t.exists());
+}
