@@ -8,7 +8,7 @@ use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use crate::options::{
     format_duration, format_size, parse_duration, parse_iops, parse_pct, parse_rt_priority, parse_seen_enough,
     parse_size, Arrivals, EngineKind, Focus, IoMode, Iops, Options, Overwrite, RtPriority, SeenEnoughMethod,
-    SeenEnoughSpec, DEFAULT_SEEN_ENOUGH,
+    SeenEnoughSpec, Transient, DEFAULT_SEEN_ENOUGH,
 };
 
 const LONG_ABOUT: &str = "\
@@ -130,9 +130,14 @@ pub struct RunArgs {
     /// How SEEN_ENOUGH allows for correlated subintervals: iid, ivy (k = 2) or ar1.
     #[arg(long, value_enum, default_value_t = DEFAULT_SEEN_ENOUGH.method)]
     pub seen_enough_method: SeenEnoughMethod,
-    /// Shortest window SEEN_ENOUGH considers, in subintervals (ar1 uses at least 30).
+    /// Shortest steady-state window SEEN_ENOUGH accepts, in subintervals (at least 90; raise it for
+    /// slow warm-ups). With --seen-enough-transient off: the shortest window (ar1 uses at least 30).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEEN_ENOUGH.min_samples)]
     pub seen_enough_min: usize,
+    /// Whether SEEN_ENOUGH first finds where steady state begins (detect) or judges precision alone
+    /// (off, for comparison: it stops inside warm-ups).
+    #[arg(long, value_enum, default_value_t = DEFAULT_SEEN_ENOUGH.transient)]
+    pub seen_enough_transient: Transient,
     /// Longest measurement with --seen-enough [default: --duration].
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     pub max_duration: Option<Duration>,
@@ -243,6 +248,7 @@ impl RunArgs {
                 confidence,
                 min_samples: self.seen_enough_min,
                 method: self.seen_enough_method,
+                transient: self.seen_enough_transient,
             }),
             max_duration: self.max_duration,
             focus: self.focus,

@@ -7,6 +7,8 @@ use std::time::Duration;
 use thiserror::Error;
 
 pub use crate::engine::EngineKind;
+// The seen-enough specification lives with its rule; re-exported for the command line and plans.
+pub use crate::seen_enough::{parse_seen_enough, SeenEnoughMethod, SeenEnoughSpec, Transient, DEFAULT_SEEN_ENOUGH};
 
 /// An invalid option value. The message names the option (or plan column) and the problem.
 #[derive(Debug, Error, PartialEq)]
@@ -83,31 +85,6 @@ pub enum Focus {
     Response,
 }
 
-/// How the seen-enough rule corrects for correlated subintervals (see `docs/functions/SEEN_ENOUGH.md`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum SeenEnoughMethod {
-    /// Independent samples, k = 1.
-    Iid,
-    /// ivy's fixed factor k = 2.
-    Ivy,
-    /// k from the window's lag-1 autocorrelation.
-    Ar1,
-}
-
-/// Stop rule: the measurement has seen enough once the confidence interval of the focus metric's
-/// mean over a trailing window is within ±accuracy of the mean.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct SeenEnoughSpec {
-    /// Required relative half-width, in (0, 1), e.g. 0.05 for ±5%.
-    pub accuracy: f64,
-    /// Confidence level, in (0, 1), e.g. 0.95.
-    pub confidence: f64,
-    /// Shortest window considered (at least 2).
-    pub min_samples: usize,
-    /// Correction for correlated subintervals.
-    pub method: SeenEnoughMethod,
-}
-
 /// Whether writes may go to an existing target iogen did not lay out.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum Overwrite {
@@ -170,16 +147,6 @@ pub struct Options {
 
 /// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
 pub const DEFAULT_SPIN_US: u64 = 50;
-
-/// The seen-enough rule when only `ACCURACY@CONFIDENCE` is given (window and method), and the
-/// rule whose `achieved_pm` is reported when none was requested: the rule's documented defaults
-/// (`crate::seen_enough::DEFAULT_*`, see `docs/functions/SEEN_ENOUGH.md`).
-pub const DEFAULT_SEEN_ENOUGH: SeenEnoughSpec = SeenEnoughSpec {
-    accuracy: crate::seen_enough::DEFAULT_ACCURACY,
-    confidence: crate::seen_enough::DEFAULT_CONFIDENCE,
-    min_samples: crate::seen_enough::DEFAULT_MIN_SAMPLES,
-    method: crate::seen_enough::DEFAULT_METHOD,
-};
 
 /// The defaults of every option; the command line's defaults are taken from here.
 impl Default for Options {
@@ -435,7 +402,7 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
 }
 
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 13] = [
+pub const RUN_OPTIONS: [&str; 14] = [
     "target",
     "csv",
     "summary",
@@ -446,6 +413,7 @@ pub const RUN_OPTIONS: [&str; 13] = [
     "start_at",
     "seen_enough_method",
     "seen_enough_min",
+    "seen_enough_transient",
     "force",
     "spin_us",
     "rt_priority",
@@ -592,26 +560,6 @@ impl std::fmt::Display for RtPriority {
             RtPriority::Fixed(p) => write!(f, "{p}"),
         }
     }
-}
-
-/// Parse `accuracy@confidence`, each as a percentage (`5%@95%`) or a fraction (`0.05@0.95`).
-pub fn parse_seen_enough(s: &str) -> Result<(f64, f64), String> {
-    let (a, c) = s.split_once('@').unwrap_or((s, "95%"));
-    let frac = |x: &str| -> Result<f64, String> {
-        let x = x.trim();
-        let v = if let Some(p) = x.strip_suffix('%') {
-            p.trim().parse::<f64>().map(|v| v / 100.0)
-        } else {
-            x.parse::<f64>()
-        }
-        .map_err(|_| format!("'{s}' is not ACCURACY@CONFIDENCE (example: 5%@95%)"))?;
-        if v > 0.0 && v < 1.0 {
-            Ok(v)
-        } else {
-            Err(format!("'{x}' in '{s}' must be between 0% and 100% (exclusive)"))
-        }
-    };
-    Ok((frac(a)?, frac(c)?))
 }
 
 /// Parse a yes/no value as found in plan files.

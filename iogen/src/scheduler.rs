@@ -23,7 +23,7 @@ use crate::arrivals::{ArrivalProcess, Grid};
 use crate::cpu::{CpuSample, CpuUsage};
 use crate::engine::{Completion, Engine, OpKind, Submission};
 use crate::options::{Focus, Iops, Options, DEFAULT_SEEN_ENOUGH};
-use crate::seen_enough::{seen_enough, SeenEnough};
+use crate::seen_enough::SeenEnough;
 use crate::stats::{IntervalStats, IoTimes, Launch};
 use crate::workload::Workload;
 
@@ -364,7 +364,7 @@ impl Measurement {
         if self.series.len() < 2 {
             return false;
         }
-        match seen_enough(&self.series, spec.accuracy, spec.confidence, spec.min_samples, spec.method) {
+        match spec.judge(&self.series) {
             Ok(r) => {
                 self.last_rule = Some(r);
                 r.seen_enough
@@ -378,12 +378,7 @@ impl Measurement {
             Some(_) => SeenEnoughStatus::On { result: self.last_rule },
             None => SeenEnoughStatus::Off {
                 achieved: (self.series.len() >= 2)
-                    .then(|| {
-                        let d = DEFAULT_SEEN_ENOUGH;
-                        seen_enough(&self.series, d.accuracy, d.confidence, d.min_samples, d.method)
-                            .ok()
-                            .map(|r| r.achieved)
-                    })
+                    .then(|| DEFAULT_SEEN_ENOUGH.judge(&self.series).ok().map(|r| r.achieved))
                     .flatten(),
             },
         }
@@ -1016,6 +1011,7 @@ mod tests {
             confidence: 0.95,
             min_samples: 3,
             method: SeenEnoughMethod::Iid,
+            transient: crate::options::Transient::Off,
         });
         o.max_duration = Some(Duration::from_secs(5));
         let (rows, out) = run(&o);

@@ -1,37 +1,132 @@
 //! "Seen enough & stop": the same rule as the `SEEN_ENOUGH` worksheet function
 //! (`src/core/seen-enough.ts`, `docs/functions/SEEN_ENOUGH.md`), checked against the shared
-//! vectors in `tests/vectors/seen_enough.json` so the two implementations cannot drift.
+//! vectors in `tests/vectors/seen_enough.json` so the two implementations cannot drift; and the
+//! `--seen-enough` specification ([`SeenEnoughSpec`], its parser and defaults), which belongs with
+//! its rule (the options module only holds one).
 //!
-//! Candidate windows all end at the last sample and are tried shortest first, lengths
-//! `Lmin ..= n` with `Lmin = max(2, min_samples)` for `iid`/`ivy` and `max(30, min_samples)` for
-//! `ar1`. A window of length L, mean m and sample standard deviation s (divisor L − 1) passes when
-//! `h = k · t(1 − (1 − confidence)/2; L − 1) · s / √L / |m| ≤ accuracy`.
+//! Default, transient [`Transient::Detect`]: W = max(90, min_samples) is the shortest steady-state
+//! window; MSER-5 ([`mser_truncation`]) finds how many leading samples D are warm-up; with 2D > n
+//! or fewer than W samples left, not seen enough (run longer); else the retained window y must have
+//! no trend (least-squares slope over its AR(1)-corrected standard error, |t| ≤ 1.5, [`trend_t`])
+//! and meet h + 2·|m − m₂|/|m| ≤ accuracy (m its mean, m₂ the mean of its second half). The answer
+//! is the retained window, from D + 1. See `docs/seen-enough.md` for why.
+//!
+//! [`Transient::Off`]: candidate windows all end at the last sample and are tried shortest first,
+//! lengths `Lmin ..= n` with `Lmin = max(2, min_samples)` for `iid`/`ivy` and `max(30, min_samples)`
+//! for `ar1`; the first passing window is the answer; if none passes, the window with the smallest h
+//! (shortest on a tie); with fewer than Lmin samples, the whole series, not seen enough.
+//!
+//! Both: a window of length L, mean m and sample standard deviation s (divisor L − 1) has
+//! `h = k · t(1 − (1 − confidence)/2; L − 1) · s / √L / |m|`,
 //! k: `iid` 1; `ivy` 2 (with the correct L − 1 degrees of freedom, unlike ivy's own lookup);
 //! `ar1`: ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95) from the lag-1 autocorrelation r
-//! of all n samples,
+//! of the n samples judged (all of them with `Off`, the retained window with `Detect`),
 //! `k = √((1 + 2A)/(1 − 2A/(L − 1)))`, `A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j`.
-//! The first passing window is the answer; if none passes, the window with the smallest h
-//! (shortest on a tie); with fewer than Lmin samples, the whole series, not seen enough.
-//! The window grows one sample at a time from the end: mean and Σ(x − m)² by Welford's (West's)
-//! one-sample update, and for `ar1` `A = S1 − S2/L` with `S1 = Σ ρ̂^j`, `S2 = Σ j·ρ̂^j` extended by
-//! one term; these agree with the two-pass definition to ~1e-13 relative (tested below).
-//! Cost O(n) time (O(1) per window length plus one O(n) pass for r), O(1) memory.
+//! Values are first divided by a power of two near the largest |value| (exact), so 1e-200 or 1e300
+//! are judged like values near 1.
+//! With `Off` the window grows one sample at a time from the end: mean and Σ(x − m)² by Welford's
+//! (West's) one-sample update, and for `ar1` `A = S1 − S2/L` with `S1 = Σ ρ̂^j`, `S2 = Σ j·ρ̂^j`
+//! extended by one term; these agree with the two-pass definition to ~1e-13 relative (tested below).
+//! Cost O(n) time per call either way.
 
 use statrs::distribution::{ContinuousCDF, StudentsT};
 use thiserror::Error;
 
-use crate::options::SeenEnoughMethod;
+/// How the seen-enough rule corrects for correlated subintervals (see `docs/functions/SEEN_ENOUGH.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum SeenEnoughMethod {
+    /// Independent samples, k = 1.
+    Iid,
+    /// ivy's fixed factor k = 2.
+    Ivy,
+    /// k from an AR(1) fit of the samples judged.
+    Ar1,
+}
+
+/// Whether the rule first finds where steady state begins.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Transient {
+    /// Find the warm-up first (MSER-5), then require no trend and the accuracy on what follows.
+    Detect,
+    /// Precision alone on windows ending at the last sample (the rule without a transient check).
+    Off,
+}
+
+/// Stop rule: the measurement has seen enough once steady state has begun and the confidence
+/// interval of the focus metric's mean over it is within ±accuracy of the mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SeenEnoughSpec {
+    /// Required relative half-width, in (0, 1), e.g. 0.05 for ±5%.
+    pub accuracy: f64,
+    /// Confidence level, in (0, 1), e.g. 0.95.
+    pub confidence: f64,
+    /// With `Detect`: raises the shortest steady-state window above 90; with `Off`: the shortest
+    /// window considered.
+    pub min_samples: usize,
+    /// Correction for correlated subintervals.
+    pub method: SeenEnoughMethod,
+    /// Transient check.
+    pub transient: Transient,
+}
+
+impl SeenEnoughSpec {
+    /// Apply the rule to `samples` (oldest first).
+    pub fn judge(&self, samples: &[f64]) -> Result<SeenEnough, SeenEnoughError> {
+        seen_enough(samples, self.accuracy, self.confidence, self.min_samples, self.method, self.transient)
+    }
+}
 
 /// Default accuracy (relative half-width, ±5 %): Hitachi ivy's measure=on default. The defaults
-/// are shared with the `SEEN_ENOUGH` worksheet function (`SEEN_ENOUGH_DEFAULTS`); a test holds
-/// both to `tests/vectors/seen_enough_defaults.json`.
+/// are shared with the `SEEN_ENOUGH` worksheet function (`SEEN_ENOUGH_DEFAULTS`,
+/// `STEADY_STATE_TUNING`); a test holds both to `tests/vectors/seen_enough_defaults.json`.
 pub const DEFAULT_ACCURACY: f64 = 0.05;
 /// Default two-sided confidence level (95 %).
 pub const DEFAULT_CONFIDENCE: f64 = 0.95;
-/// Default shortest window, in samples.
+/// Default `min_samples`.
 pub const DEFAULT_MIN_SAMPLES: usize = 5;
 /// Default method: the AR(1) correction.
 pub const DEFAULT_METHOD: SeenEnoughMethod = SeenEnoughMethod::Ar1;
+/// Default transient check: on.
+pub const DEFAULT_TRANSIENT: Transient = Transient::Detect;
+/// Shortest steady-state window of `Detect` (samples), chosen by the Monte Carlo study
+/// (`bench/seen-enough.ts`): a level that ends after 80 samples looks steady until then.
+pub const STEADY_MIN_WINDOW: usize = 90;
+/// MSER batch size (MSER-5).
+pub const MSER_BATCH: usize = 5;
+/// Largest |t| of the retained window's trend that counts as no trend.
+pub const STEADY_TREND_T_LIMIT: f64 = 1.5;
+/// Weight of the drift allowance 2·|m − m₂|/|m| added to h.
+pub const STEADY_DRIFT_WEIGHT: f64 = 2.0;
+
+/// The rule when only `ACCURACY@CONFIDENCE` is given (window, method, transient check), and the
+/// reference the step summary reports when the rule is off.
+pub const DEFAULT_SEEN_ENOUGH: SeenEnoughSpec = SeenEnoughSpec {
+    accuracy: DEFAULT_ACCURACY,
+    confidence: DEFAULT_CONFIDENCE,
+    min_samples: DEFAULT_MIN_SAMPLES,
+    method: DEFAULT_METHOD,
+    transient: DEFAULT_TRANSIENT,
+};
+
+/// Parse `accuracy@confidence`, each as a percentage (`5%@95%`) or a fraction (`0.05@0.95`).
+pub fn parse_seen_enough(s: &str) -> Result<(f64, f64), String> {
+    let (a, c) = s.split_once('@').unwrap_or((s, "95%"));
+    let frac = |x: &str| -> Result<f64, String> {
+        let x = x.trim();
+        let v = if let Some(p) = x.strip_suffix('%') {
+            p.trim().parse::<f64>().map(|v| v / 100.0)
+        } else {
+            x.parse::<f64>()
+        }
+        .map_err(|_| format!("'{s}' is not ACCURACY@CONFIDENCE (example: 5%@95%)"))?;
+        if v > 0.0 && v < 1.0 {
+            Ok(v)
+        } else {
+            Err(format!("'{x}' in '{s}' must be between 0% and 100% (exclusive)"))
+        }
+    };
+    Ok((frac(a)?, frac(c)?))
+}
 
 /// Upper clip of the AR(1) coefficient estimate.
 pub const AR1_MAX_RHO: f64 = 0.95;
@@ -172,16 +267,17 @@ fn running_half_width(
     k * t_quantile(1.0 - (1.0 - confidence) / 2.0, len as f64 - 1.0) * s / (len as f64).sqrt() / mean.abs()
 }
 
-/// Apply the rule to `samples` (oldest first).
+/// Apply the rule to `samples` (oldest first). Errors name the argument.
 pub fn seen_enough(
     samples: &[f64],
     accuracy: f64,
     confidence: f64,
     min_samples: usize,
     method: SeenEnoughMethod,
+    transient: Transient,
 ) -> Result<SeenEnough, SeenEnoughError> {
-    if !(accuracy.is_finite() && accuracy > 0.0) {
-        return Err(invalid("accuracy", format!("must be a fraction > 0 (0.05 = ±5%), got {accuracy}")));
+    if !(accuracy.is_finite() && accuracy > 0.0 && accuracy < 1.0) {
+        return Err(invalid("accuracy", format!("must be a fraction in (0, 1) (0.05 = ±5%), got {accuracy}")));
     }
     if !(confidence > 0.0 && confidence < 1.0) {
         return Err(invalid("confidence", format!("must be in (0, 1) (0.95 = 95%), got {confidence}")));
@@ -196,6 +292,155 @@ pub fn seen_enough(
     if n < 2 {
         return Err(invalid("samples", format!("need at least 2 values, got {n}")));
     }
+    let scale = power_of_two_scale(samples);
+    let scaled: Vec<f64>;
+    let x = if scale == 1.0 {
+        samples
+    } else {
+        scaled = samples.iter().map(|v| v / scale).collect();
+        &scaled
+    };
+    let mut r = match transient {
+        Transient::Off => precision_rule(x, accuracy, confidence, min_samples, method)?,
+        Transient::Detect => steady_state_rule(x, accuracy, confidence, min_samples, method)?,
+    };
+    r.mean *= scale;
+    Ok(r)
+}
+
+/// A power of two near the largest |x| (1 when all are 0): dividing by it is exact, and the squares
+/// of the scaled values neither underflow (1e-200) nor overflow (1e300).
+pub fn power_of_two_scale(x: &[f64]) -> f64 {
+    let max = x.iter().fold(0.0_f64, |m, v| m.max(v.abs()));
+    if max == 0.0 {
+        return 1.0;
+    }
+    let e = max.log2().floor().clamp(-1074.0, 1023.0) as i32;
+    2.0_f64.powi(e)
+}
+
+/// MSER-5 truncation point of `x` (White 1997; Spratt 1998): batch means Z_1..Z_k of 5 samples
+/// (k = ⌊n/5⌋), `MSER(d) = Σ_{j>d}(Z_j − Z̄_d)²/(k − d)²` for d = 0 ..= k − 1 − e with
+/// e = max(1, min(5, ⌊k/4⌋)) (no start among the last e batches); returns 5·d* for the smallest
+/// minimiser d*, 0 with fewer than 2 batches. O(n), suffix statistics by Welford's update.
+pub fn mser_truncation(x: &[f64]) -> usize {
+    let k = x.len() / MSER_BATCH;
+    if k < 2 {
+        return 0;
+    }
+    let z: Vec<f64> =
+        (0..k).map(|j| x[j * MSER_BATCH..(j + 1) * MSER_BATCH].iter().sum::<f64>() / MSER_BATCH as f64).collect();
+    let trim = (k / 4).clamp(1, 5);
+    let (mut mean, mut m2) = (0.0, 0.0);
+    let (mut best, mut best_d) = (f64::INFINITY, 0);
+    for d in (0..k).rev() {
+        let count = (k - d) as f64;
+        let delta = z[d] - mean;
+        mean += delta / count;
+        m2 += delta * (z[d] - mean);
+        if d + trim < k {
+            let mser = m2 / (count * count);
+            if mser <= best {
+                best = mser;
+                best_d = d;
+            }
+        }
+    }
+    best_d * MSER_BATCH
+}
+
+/// Trend statistic of `y` (length ≥ 3): least-squares slope b on the index over its standard error,
+/// `SE² = c²·s_e²·12/(L(L² − 1))`, s_e² the residual variance (divisor L − 2), c² = 1 (`iid`),
+/// 4 (`ivy`) or (1 + ρ)/(1 − ρ) (`ar1`, ρ = clip(r_e + (1 + 4r_e)/L, 0, 0.95) from the residuals'
+/// lag-1 autocorrelation). 0 for a flat noiseless window, ±∞ for a noiseless slope.
+pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
+    let len = y.len() as f64;
+    let mean = y.iter().sum::<f64>() / len;
+    let centre = (len - 1.0) / 2.0;
+    let sxy: f64 = y.iter().enumerate().map(|(i, v)| (i as f64 - centre) * (v - mean)).sum();
+    let sxx = len * (len * len - 1.0) / 12.0;
+    let b = sxy / sxx;
+    let (mut sse, mut lag, mut prev) = (0.0, 0.0, 0.0);
+    for (i, v) in y.iter().enumerate() {
+        let e = v - mean - b * (i as f64 - centre);
+        sse += e * e;
+        if i > 0 {
+            lag += prev * e;
+        }
+        prev = e;
+    }
+    let k2 = match method {
+        SeenEnoughMethod::Iid => 1.0,
+        SeenEnoughMethod::Ivy => 4.0,
+        SeenEnoughMethod::Ar1 => {
+            let r = if sse > 0.0 { lag / sse } else { 0.0 };
+            let rho = (r + (1.0 + 4.0 * r) / len).clamp(0.0, AR1_MAX_RHO);
+            (1.0 + rho) / (1.0 - rho)
+        }
+    };
+    let se = (k2 * sse / (len - 2.0) / sxx).sqrt();
+    if se > 0.0 {
+        b / se
+    } else if b == 0.0 {
+        0.0
+    } else {
+        b.signum() * f64::INFINITY
+    }
+}
+
+/// The `Detect` rule on checked, scaled samples.
+fn steady_state_rule(
+    x: &[f64],
+    accuracy: f64,
+    confidence: f64,
+    min_samples: usize,
+    method: SeenEnoughMethod,
+) -> Result<SeenEnough, SeenEnoughError> {
+    let n = x.len();
+    let window_min = STEADY_MIN_WINDOW.max(min_samples).max(3);
+    let answer = |passed: bool, d: usize| -> Result<SeenEnough, SeenEnoughError> {
+        let w = &x[d..];
+        let rho = if method == SeenEnoughMethod::Ar1 { ar1_rho(lag1_autocorrelation(w), w.len()) } else { 0.0 };
+        let (mean, h) = half_width(w, confidence, method, rho);
+        if h.is_infinite() {
+            return Err(invalid("samples", "the steady-state window's mean is 0, so no relative accuracy exists"));
+        }
+        let half = w.len() / 2;
+        let drift = if half >= 1 {
+            let m2 = w[w.len() - half..].iter().sum::<f64>() / half as f64;
+            STEADY_DRIFT_WEIGHT * (mean - m2).abs() / mean.abs()
+        } else {
+            0.0
+        };
+        Ok(SeenEnough {
+            seen_enough: passed && h + drift <= accuracy,
+            from: d + 1,
+            samples: w.len(),
+            mean,
+            achieved: h,
+            required: accuracy,
+        })
+    };
+    if n < window_min {
+        return answer(false, 0);
+    }
+    let d = mser_truncation(x);
+    // "Run longer" (White 1997): a start in the second half means no steady tail yet.
+    if 2 * d > n || n - d < window_min {
+        return answer(false, d);
+    }
+    answer(trend_t(&x[d..], method).abs() <= STEADY_TREND_T_LIMIT, d)
+}
+
+/// The `Off` rule (windows ending at the last sample, shortest first) on checked, scaled samples.
+fn precision_rule(
+    samples: &[f64],
+    accuracy: f64,
+    confidence: f64,
+    min_samples: usize,
+    method: SeenEnoughMethod,
+) -> Result<SeenEnough, SeenEnoughError> {
+    let n = samples.len();
     let rho = if method == SeenEnoughMethod::Ar1 { ar1_rho(lag1_autocorrelation(samples), n) } else { 0.0 };
     let lmin = shortest_window(method, min_samples);
     if n < lmin {
@@ -276,24 +521,26 @@ mod tests {
 
     #[test]
     fn worked_examples_from_the_issue() {
-        let r = seen_enough(&SERIES, 0.05, 0.95, 4, SeenEnoughMethod::Ivy).unwrap();
+        let r = seen_enough(&SERIES, 0.05, 0.95, 4, SeenEnoughMethod::Ivy, Transient::Off).unwrap();
         assert!(r.seen_enough && r.from == 7 && r.samples == 4 && close(r.mean, 100.0, 1e-15));
         assert!(close(r.achieved, 0.0259845653, 1e-8), "{}", r.achieved);
-        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Iid).unwrap();
+        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Iid, Transient::Off).unwrap();
         assert!(r.seen_enough && r.from == 6 && r.samples == 5);
         assert!(close(r.achieved, 0.0087798903, 1e-8), "{}", r.achieved);
-        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Ivy).unwrap();
+        let r = seen_enough(&SERIES, 0.01, 0.95, 4, SeenEnoughMethod::Ivy, Transient::Off).unwrap();
         assert!(!r.seen_enough && r.from == 4 && r.samples == 7);
         assert!(close(r.achieved, 0.0151026678, 1e-8), "{}", r.achieved);
     }
 
     #[test]
     fn bad_inputs_are_errors() {
-        assert!(seen_enough(&[1.0], 0.05, 0.95, 5, SeenEnoughMethod::Iid).is_err());
-        assert!(seen_enough(&[1.0, f64::NAN], 0.05, 0.95, 5, SeenEnoughMethod::Iid).is_err());
-        assert!(seen_enough(&SERIES, 0.0, 0.95, 5, SeenEnoughMethod::Iid).is_err());
-        assert!(seen_enough(&SERIES, 0.05, 1.0, 5, SeenEnoughMethod::Iid).is_err());
-        assert!(seen_enough(&[0.0, 0.0, 0.0], 0.05, 0.95, 2, SeenEnoughMethod::Iid).is_err());
+        for t in [Transient::Off, Transient::Detect] {
+            assert!(seen_enough(&[1.0], 0.05, 0.95, 5, SeenEnoughMethod::Iid, t).is_err());
+            assert!(seen_enough(&[1.0, f64::NAN], 0.05, 0.95, 5, SeenEnoughMethod::Iid, t).is_err());
+            assert!(seen_enough(&SERIES, 0.0, 0.95, 5, SeenEnoughMethod::Iid, t).is_err());
+            assert!(seen_enough(&SERIES, 0.05, 1.0, 5, SeenEnoughMethod::Iid, t).is_err());
+            assert!(seen_enough(&[0.0, 0.0, 0.0], 0.05, 0.95, 2, SeenEnoughMethod::Iid, t).is_err());
+        }
     }
 
     /// The defaults are the ones the worksheet function uses: both are tested against one file.
@@ -306,6 +553,10 @@ mod tests {
         assert_eq!(doc["confidence"].as_f64(), Some(DEFAULT_CONFIDENCE));
         assert_eq!(doc["min_samples"].as_u64(), Some(DEFAULT_MIN_SAMPLES as u64));
         assert_eq!(super::vector_tests::method(doc.get("method")), DEFAULT_METHOD);
+        assert_eq!(super::vector_tests::transient(doc.get("transient")), DEFAULT_TRANSIENT);
+        assert_eq!(doc["steady_min_window"].as_u64(), Some(STEADY_MIN_WINDOW as u64));
+        assert_eq!(doc["trend_t_limit"].as_f64(), Some(STEADY_TREND_T_LIMIT));
+        assert_eq!(doc["drift_weight"].as_f64(), Some(STEADY_DRIFT_WEIGHT));
     }
 
     /// Every case of the vectors shared with the Jest suite.
@@ -338,6 +589,14 @@ mod vector_tests {
         }
     }
 
+    pub fn transient(v: Option<&Value>) -> Transient {
+        match v.and_then(|m| m.as_str()).unwrap_or("detect") {
+            "detect" => Transient::Detect,
+            "off" => Transient::Off,
+            other => panic!("unknown transient {other}"),
+        }
+    }
+
     /// Check one vector case; returns 1 when checked.
     pub fn check_case(case: &Value) -> usize {
         let name = case.get("name").and_then(|n| n.as_str()).unwrap_or("?").to_string();
@@ -356,7 +615,7 @@ mod vector_tests {
             .and_then(|v| v.as_u64())
             .map_or(DEFAULT_MIN_SAMPLES, |v| v as usize);
         let m = input.get("method").map_or(DEFAULT_METHOD, |v| method(Some(v)));
-        let got = seen_enough(&samples, accuracy, confidence, min_samples, m);
+        let got = seen_enough(&samples, accuracy, confidence, min_samples, m, transient(input.get("transient")));
         let expected = case.get("expected").unwrap_or_else(|| panic!("{name}: expected"));
         let tol = case.get("tolerance").and_then(|v| v.as_f64()).unwrap_or(1e-9);
         if expected.get("error").is_some() || case.get("error").is_some() {
@@ -493,7 +752,7 @@ mod running_vs_reference {
 
     fn compare(x: &[f64], accuracy: f64, confidence: f64, min_samples: usize, method: SeenEnoughMethod) {
         let want = reference(x, accuracy, confidence, min_samples, method);
-        let got = seen_enough(x, accuracy, confidence, min_samples, method);
+        let got = seen_enough(x, accuracy, confidence, min_samples, method, Transient::Off);
         let ctx = format!("{method:?} acc {accuracy} conf {confidence} min {min_samples} n {}", x.len());
         match (want, got) {
             (None, Err(_)) => {}

@@ -61,5 +61,12 @@ export {
   AR1_MAX_RHO,
   AR1_RHO_Z,
   AR1_MIN_WINDOW,
+  mserTruncation,
+  trendT,
+  powerOfTwoScale,
+  STEADY_MIN_WINDOW,
+  TREND_T_LIMIT,
+  DRIFT_WEIGHT,
+  STEADY_STATE_TUNING,
 } from "./seen-enough";
-export type { SeenEnoughMethod, SeenEnoughOptions, SeenEnoughResult } from "./seen-enough";
+export type { SeenEnoughMethod, SeenEnoughOptions, SeenEnoughResult, SeenEnoughTransient } from "./seen-enough";

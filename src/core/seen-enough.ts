@@ -8,6 +8,13 @@ import { DomainError } from "./errors";
 
 export type SeenEnoughMethod = "iid" | "ivy" | "ar1";
 
+/**
+ * Whether the rule first finds where steady state begins ("detect", the default) or judges
+ * precision alone on windows ending at the last sample ("off", the rule before transients were
+ * considered; for comparison).
+ */
+export type SeenEnoughTransient = "detect" | "off";
+
 export interface SeenEnoughOptions {
   /** Required relative half-width, a fraction > 0 (default 0.05). */
   accuracy?: number;
@@ -17,6 +24,8 @@ export interface SeenEnoughOptions {
   minSamples?: number;
   /** How the half-width is inflated for correlation (default "ar1"). */
   method?: SeenEnoughMethod;
+  /** Find the warm-up transient first ("detect", default) or not ("off"). */
+  transient?: SeenEnoughTransient;
 }
 
 export interface SeenEnoughResult {
@@ -44,6 +53,7 @@ export const SEEN_ENOUGH_DEFAULTS: Readonly<Required<SeenEnoughOptions>> = Objec
   confidence: 0.95,
   minSamples: 5,
   method: "ar1",
+  transient: "detect",
 });
 
 /** The methods, in the order the docs list them. */
@@ -272,6 +282,10 @@ function runningHalfWidth(
 
 /** The options with their defaults filled in, each checked; throws DomainError naming the bad one. */
 function checkOptions(options: SeenEnoughOptions): Required<SeenEnoughOptions> {
+  const transient = options.transient ?? SEEN_ENOUGH_DEFAULTS.transient;
+  if (transient !== "detect" && transient !== "off") {
+    throw new DomainError("transient", `must be "detect" or "off", got "${String(transient)}"`, "value");
+  }
   const accuracy = options.accuracy ?? SEEN_ENOUGH_DEFAULTS.accuracy;
   const confidence = options.confidence ?? SEEN_ENOUGH_DEFAULTS.confidence;
   const minSamples = options.minSamples ?? SEEN_ENOUGH_DEFAULTS.minSamples;
@@ -293,7 +307,7 @@ function checkOptions(options: SeenEnoughOptions): Required<SeenEnoughOptions> {
   if (!SEEN_ENOUGH_METHODS.includes(method)) {
     throw new DomainError("method", `must be "iid", "ivy" or "ar1", got "${String(method)}"`, "value");
   }
-  return { accuracy, confidence, minSamples, method };
+  return { accuracy, confidence, minSamples, method, transient };
 }
 
 /** At least 2 samples, every one a finite number. */
@@ -310,66 +324,299 @@ function checkSamples(samples: readonly number[]): void {
 }
 
 /**
- * "Seen enough & stop": has a run of consecutive subinterval measurements reached the required
- * relative accuracy at the required confidence?
+ * Shortest steady-state window of the "detect" rule (samples), the default floor that `minSamples`
+ * raises. Chosen by the Monte Carlo study (bench/seen-enough.ts, docs/seen-enough.md): a level that
+ * ends after 80 samples looks like steady state until then, so shorter windows stop inside it.
+ */
+export const STEADY_MIN_WINDOW = 90;
+
+/** MSER batch size (MSER-5: White, Cobb & Spratt 2000). */
+export const MSER_BATCH = 5;
+
+/**
+ * Largest |t| of the retained window's trend (least-squares slope over its standard error) the
+ * "detect" rule accepts as "no trend". Deliberately below a significance test's 1.96: not rejecting
+ * "slope = 0" is weak evidence on a short window, so the rule asks for a slope that looks like noise.
+ */
+export const TREND_T_LIMIT = 1.5;
+
+/**
+ * Weight of the drift allowance: for a linear drift the window mean m lies |m − m₂| from the mean m₂
+ * of its second half and 2·|m − m₂| from the drift's latest level, so h + 2·|m − m₂|/|m| ≤ accuracy
+ * asks for the accuracy including the bias a drift still present would leave.
+ */
+export const DRIFT_WEIGHT = 2;
+
+/** The tuning of the "detect" rule; the bench varies it, the worksheet function uses the constants. */
+export interface SteadyStateTuning {
+  /** Shortest steady-state window (samples). */
+  minWindow: number;
+  /** Largest accepted |t| of the trend. */
+  trendLimit: number;
+  /** Weight β of the drift allowance β·|m − m₂|/|m| added to h (m₂ the mean of the window's second half). */
+  driftWeight: number;
+}
+
+export const STEADY_STATE_TUNING: Readonly<SteadyStateTuning> = Object.freeze({
+  minWindow: STEADY_MIN_WINDOW,
+  trendLimit: TREND_T_LIMIT,
+  driftWeight: DRIFT_WEIGHT,
+});
+
+/**
+ * A power of two near the largest |x|, so that x / scale lies in [0.5, 2) at most: dividing by it is
+ * exact (no rounding), and the squares of the scaled values neither underflow (values of 1e-200) nor
+ * overflow (1e300). 1 when every value is 0.
+ */
+export function powerOfTwoScale(x: readonly number[]): number {
+  let max = 0;
+  for (const v of x) {
+    const a = Math.abs(v);
+    if (a > max) max = a;
+  }
+  if (max === 0) return 1;
+  const e = Math.max(-1074, Math.min(1023, Math.floor(Math.log2(max))));
+  return 2 ** e;
+}
+
+/**
+ * MSER-5 truncation point: how many leading samples of x[start … end−1] to drop so that the mean of
+ * the rest has the smallest marginal standard error (White 1997; batches of 5: Spratt 1998).
  *
- * Candidate windows all end at the last sample. They are tried shortest first, with lengths
- * L = Lmin … n, where Lmin = max(2, minSamples) for "iid" and "ivy" and max(30, minSamples) for "ar1".
- * A window of length L, mean m and sample standard deviation s (divisor L − 1) passes when its
- * relative half-width
+ * Batch means Z_1 … Z_k of consecutive groups of 5 (k = ⌊L/5⌋; the last L − 5k samples are in no
+ * batch). For d batches dropped, MSER(d) = Σ_{j>d} (Z_j − Z̄_d)² / (k − d)², Z̄_d the mean of the
+ * kept batches. d runs over 0 … k − 1 − t with t = max(1, min(5, ⌊k/4⌋)): the last t batches are never
+ * a candidate start, because a few nearly equal final batch means give a spurious minimum there
+ * (kim-convergence's end trim). The answer is 5·d* with d* the smallest minimiser.
+ * Cost O(L) (suffix sums by Welford's update, no cancellation).
  *
- *     h = k · t(1 − (1 − confidence)/2; L − 1) · s / √L / |m|  ≤  accuracy.
+ * @param x Samples (finite, ideally scaled near 1: see {@link powerOfTwoScale}).
+ * @param start First index (0-based).
+ * @param end One past the last index.
+ * @returns Samples to drop (a multiple of 5); 0 when there are fewer than 2 batches.
+ * @example
+ * mserTruncation([...Array(20).fill(10), ...Array(40).fill(1)], 0, 60); // => 20
+ */
+export function mserTruncation(x: readonly number[], start: number, end: number): number {
+  const k = Math.floor((end - start) / MSER_BATCH);
+  if (k < 2) return 0;
+  const z: number[] = new Array<number>(k);
+  for (let j = 0; j < k; j++) {
+    let s = 0;
+    for (let i = 0; i < MSER_BATCH; i++) s += x[start + j * MSER_BATCH + i];
+    z[j] = s / MSER_BATCH;
+  }
+  const trim = Math.max(1, Math.min(5, Math.floor(k / 4)));
+  // Suffix statistics, added from the last batch backwards: mean and Σ (Z − mean)² of Z_{d+1..k}.
+  let mean = 0;
+  let m2 = 0;
+  let best = Infinity;
+  let bestD = 0;
+  for (let d = k - 1; d >= 0; d--) {
+    const count = k - d;
+    const delta = z[d] - mean;
+    mean += delta / count;
+    m2 += delta * (z[d] - mean);
+    if (d <= k - 1 - trim) {
+      const mser = m2 / (count * count);
+      if (mser <= best) {
+        best = mser;
+        bestD = d;
+      }
+    }
+  }
+  return bestD * MSER_BATCH;
+}
+
+/**
+ * Trend statistic of the window x[start … end−1]: the least-squares slope b of x on its index over
+ * its standard error, t = b / SE(b), with SE(b)² = k² · s_e² · 12 / (L(L² − 1)), s_e² the residual
+ * variance (divisor L − 2) and k² the long-run variance factor of the residuals: 1 ("iid"), 4 ("ivy"),
+ * (1 + ρ)/(1 − ρ) ("ar1", ρ = clip(r_e + (1 + 4r_e)/L, 0, 0.95) from the residuals' lag-1
+ * autocorrelation r_e, bias-corrected as in {@link ar1Rho} but without the upper-bound term: a
+ * trend test wants power). For AR(1) noise Var(b) ≈ σ²(1 + ρ)/(1 − ρ) · 12/L³ (e.g. Box, Jenkins &
+ * Reinsel §3). 0 for a window with no variation; ±Infinity for a noiseless trend. Cost O(L).
  *
- * The first passing window is the answer. When none passes, the answer is `seenEnough: false`
- * with the window of smallest h (the shortest one on a tie). With fewer than Lmin samples (but at
- * least 2) no window is a candidate: the answer is `seenEnough: false` for the whole series.
- * A window whose mean is 0 never passes.
+ * @param x Samples (finite, ideally scaled near 1).
+ * @param start First index (0-based).
+ * @param end One past the last index; L = end − start ≥ 3.
+ * @param method "iid" | "ivy" | "ar1".
+ * @returns t (signed: positive for a rising series).
+ * @example
+ * trendT([1, 2, 3, 4, 5, 6], 0, 6, "iid"); // => Infinity (a noiseless rise)
+ */
+export function trendT(x: readonly number[], start: number, end: number, method: SeenEnoughMethod): number {
+  const length = end - start;
+  let sum = 0;
+  for (let i = start; i < end; i++) sum += x[i];
+  const mean = sum / length;
+  const centre = (length - 1) / 2;
+  let sxy = 0;
+  for (let i = start; i < end; i++) sxy += (i - start - centre) * (x[i] - mean);
+  const sxx = (length * (length * length - 1)) / 12;
+  const b = sxy / sxx;
+  let sse = 0;
+  let lag = 0;
+  let prev = 0;
+  for (let i = start; i < end; i++) {
+    const e = x[i] - mean - b * (i - start - centre);
+    sse += e * e;
+    if (i > start) lag += prev * e;
+    prev = e;
+  }
+  let k2 = 1;
+  if (method === "ivy") k2 = 4;
+  else if (method === "ar1") {
+    const r = sse > 0 ? lag / sse : 0;
+    const rho = Math.min(AR1_MAX_RHO, Math.max(0, r + (1 + 4 * r) / length));
+    k2 = (1 + rho) / (1 - rho);
+  }
+  const se = Math.sqrt((k2 * sse) / (length - 2) / sxx);
+  if (se > 0) return b / se;
+  return b === 0 ? 0 : b > 0 ? Infinity : -Infinity;
+}
+
+/** How the "detect" rule judged a series (the bench reports why runs did not stop). */
+export interface SteadyStateVerdict extends SeenEnoughResult {
+  /** Samples dropped as warm-up (from − 1). */
+  dropped: number;
+  /** The retained window's trend t, NaN when not computed (window too short). */
+  trend: number;
+}
+
+/**
+ * The "detect" rule on samples already checked and scaled (x / scale, see {@link powerOfTwoScale}).
+ * Exported for the Monte Carlo bench, which varies the tuning; the worksheet function calls
+ * {@link seenEnough}.
+ */
+export function steadyStateRule(
+  x: readonly number[],
+  scale: number,
+  { accuracy, confidence, minSamples, method }: Required<SeenEnoughOptions>,
+  tuning: Readonly<SteadyStateTuning> = STEADY_STATE_TUNING,
+): SteadyStateVerdict {
+  const n = x.length;
+  const minWindow = Math.max(tuning.minWindow, minSamples, 3);
+  const verdict = (seen: boolean, d: number, trend: number): SteadyStateVerdict => {
+    const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(x, d, n), n - d) : 0;
+    const { mean, h } = windowHalfWidth(x, d, n, confidence, method, rho);
+    if (h === Infinity) {
+      throw new DomainError("samples", "the steady-state window's mean is 0, so no relative accuracy exists", "div0");
+    }
+    const half = Math.floor((n - d) / 2);
+    let drift = 0;
+    if (half >= 1) {
+      let sum2 = 0;
+      for (let i = n - half; i < n; i++) sum2 += x[i];
+      drift = (tuning.driftWeight * Math.abs(mean - sum2 / half)) / Math.abs(mean);
+    }
+    return {
+      seenEnough: seen && h + drift <= accuracy,
+      from: d + 1,
+      samples: n - d,
+      mean: mean * scale,
+      achieved: h,
+      required: accuracy,
+      dropped: d,
+      trend,
+    };
+  };
+  if (n < minWindow) return verdict(false, 0, NaN);
+  const d = mserTruncation(x, 0, n);
+  // "Run longer" (White 1997): a truncation point in the second half means no stationary tail yet.
+  if (2 * d > n || n - d < minWindow) return verdict(false, d, NaN);
+  const trend = trendT(x, d, n, method);
+  return verdict(Math.abs(trend) <= tuning.trendLimit, d, trend);
+}
+
+/**
+ * "Seen enough & stop": has a run of consecutive subinterval measurements reached steady state, and
+ * is its mean known to the required relative accuracy at the required confidence?
  *
- * The variant, k per `method`:
+ * With `transient: "detect"` (default) — the rule of docs/functions/SEEN_ENOUGH.md, chosen in
+ * docs/seen-enough.md:
+ * 1. W = max(90, minSamples) is the shortest steady-state window. With fewer than W samples the answer
+ *    is FALSE for the whole series.
+ * 2. Where steady state begins: MSER-5 ({@link mserTruncation}) drops d leading samples. If d > n/2
+ *    or fewer than W samples remain, FALSE (run longer) for the window from d + 1.
+ * 3. No trend: the least-squares slope of the retained window over its standard error,
+ *    |t| ≤ 1.5 ({@link trendT}).
+ * 4. Precision with a drift allowance: h + 2·|m − m₂|/|m| ≤ accuracy, h the retained window's relative
+ *    half-width (below; ρ̂ from the retained window), m its mean, m₂ the mean of its last ⌊L/2⌋ samples
+ *    (for a linear drift, 2·|m − m₂| is how far m lags the latest level).
+ * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3 and 4 hold.
+ *
+ * With `transient: "off"`: candidate windows all end at the last sample, tried shortest first, with
+ * lengths L = Lmin … n, where Lmin = max(2, minSamples) for "iid" and "ivy" and max(30, minSamples)
+ * for "ar1". The first passing window is the answer; when none passes, `seenEnough: false` with the
+ * window of smallest h (the shortest one on a tie). With fewer than Lmin samples (but at least 2): FALSE
+ * for the whole series.
+ *
+ * Both: a window of length L, mean m and sample standard deviation s (divisor L − 1) has the relative
+ * half-width
+ *
+ *     h = k · t(1 − (1 − confidence)/2; L − 1) · s / √L / |m|
+ *
+ * (a window whose mean is 0 never passes), k per `method`:
  * - `"iid"`: k = 1, the textbook interval for independent samples.
  * - `"ivy"`: k = 2, Hitachi ivy's fixed allowance for correlated subintervals ("specify the accuracy
- *   twice as tightly"). ivy looks its t value up on n degrees of freedom; we use the correct L − 1
- *   (so our "ivy" is slightly more conservative than ivy itself on short windows).
- * - `"ar1"` (default): the series is treated as AR(1). r = lag-1 autocorrelation of ALL n samples,
- *   ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95) ({@link ar1Rho}: bias-corrected, plus 1.5
- *   standard errors); k = √((1 + 2A)/(1 − 2A/(L − 1))), A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j
- *   ({@link ar1Inflation}: the exact finite-L ratio of the true SE of the mean to s/√L); windows have
- *   ≥ 30 samples. This replaces a first draft (k = √((1 + r)/(1 − r)) from each window's
- *   raw r, windows ≥ 5), whose coverage the Monte Carlo study measured at 61–86 % instead of 95 %
- *   (docs/benchmarks.md, docs/functions/SEEN_ENOUGH.md).
+ *   twice as tightly"), with the correct L − 1 degrees of freedom.
+ * - `"ar1"` (default): r = lag-1 autocorrelation of the samples judged (all n with "off", the retained
+ *   window with "detect"), ρ̂ = clip(r + (1 + 4r)/n + 1.5·√((1 − r²)/n), 0, 0.95) ({@link ar1Rho}),
+ *   k = √((1 + 2A)/(1 − 2A/(L − 1))), A = Σ_{j=1}^{L−1} (1 − j/L) ρ̂^j ({@link ar1Inflation}); with
+ *   "off", windows have ≥ 30 samples.
  *
- * The window grows one sample at a time from the end, so each length costs O(1): the mean and the
- * sum of squared deviations are updated with Welford's (West's) one-sample step, and for "ar1"
- * A = S1 − S2/L with S1 = Σ ρ̂^j and S2 = Σ j·ρ̂^j extended by one term. These agree with the
- * two-pass definition in the docs to ~1e-13 relative (the test suite compares them on random series;
- * the Rust IO generator checks the same vectors, tests/vectors/seen_enough.json).
+ * Values are divided by a power of two near the largest |value| first (exact), so series of 1e-200 or
+ * 1e300 are judged like series near 1.
  *
- * Cost: O(n) time (O(1) per window length, plus one O(n) pass for r), O(1) extra memory; one t
- * quantile per window length (memoised).
+ * Cost: O(n) time per call ("off": O(1) per window length by Welford's update and running sums for A;
+ * "detect": a few passes over the samples), one t quantile per window length (memoised).
  *
- * References: Hitachi ivy "measure=on" (accuracy_plus_minus, confidence); Student's t interval;
- * AR(1) variance of the mean, e.g. Box, Jenkins & Reinsel, Time Series Analysis, §2.1.
+ * References: Hitachi ivy "measure=on"; White (1997) and Spratt (1998), MSER-5; Student's t interval;
+ * AR(1) variance of the mean, Box, Jenkins & Reinsel, Time Series Analysis, §2.1.
  *
  * @param samples Consecutive subinterval measurements, oldest first (any unit, e.g. IOPS); finite.
- * @param options.accuracy Required relative half-width, a fraction in (0, 1) (default 0.05 = ±5 %), as iogen's
- *   `--seen-enough` also requires.
+ * @param options.accuracy Required relative half-width, a fraction in (0, 1) (default 0.05 = ±5 %).
  * @param options.confidence Two-sided confidence level in (0, 1) (default 0.95).
- * @param options.minSamples Shortest window to consider, a whole number ≥ 1 (default 5).
+ * @param options.minSamples "detect": raises the shortest steady-state window above 90; "off": the
+ *   shortest window (default 5).
  * @param options.method "iid" | "ivy" | "ar1" (default "ar1").
- * @returns `{ seenEnough, from (1-based index of the window's first sample), samples (window
- *   length), mean (window mean, unit of the samples), achieved (h, a fraction), required (accuracy) }`.
+ * @param options.transient "detect" (default) | "off".
+ * @returns `{ seenEnough, from (1-based index where the window, i.e. steady state, starts), samples
+ *   (window length), mean (window mean, unit of the samples), achieved (h, a fraction), required }`.
  * @throws DomainError("samples", …) when a sample is not finite, when there are fewer than 2 samples,
- *   when the values are too large for the sums (beyond ~1e154; kind "num"),
- *   or (kind "div0") when every candidate window has mean 0;
- *   DomainError("accuracy" | "confidence" | "min_samples" | "method", …) for bad options.
+ *   or (kind "div0") when the mean is 0 where it is judged; DomainError("accuracy" | "confidence" |
+ *   "min_samples" | "method" | "transient", …) for bad options.
  * @example
- * seenEnough([100, 102, 98, 101, 99, 100, 101, 99, 100, 100], { minSamples: 4, method: "ivy" });
+ * seenEnough([100, 102, 98, 101, 99, 100, 101, 99, 100, 100], { minSamples: 4, method: "ivy", transient: "off" });
  * // => { seenEnough: true, from: 7, samples: 4, mean: 100, achieved: 0.0259845653…, required: 0.05 }
  */
 export function seenEnough(samples: readonly number[], options: SeenEnoughOptions = {}): SeenEnoughResult {
-  const { accuracy, confidence, minSamples, method } = checkOptions(options);
-  const n = samples.length;
+  const opts = checkOptions(options);
   checkSamples(samples);
+  const scale = powerOfTwoScale(samples);
+  const x = scale === 1 ? samples : samples.map((v) => v / scale);
+  if (opts.transient === "off") {
+    const r = precisionRule(x, opts);
+    return { ...r, mean: r.mean * scale };
+  }
+  const v = steadyStateRule(x, scale, opts);
+  return {
+    seenEnough: v.seenEnough,
+    from: v.from,
+    samples: v.samples,
+    mean: v.mean,
+    achieved: v.achieved,
+    required: v.required,
+  };
+}
+
+/** The "off" rule (windows ending at the last sample, shortest first) on checked, scaled samples. */
+function precisionRule(
+  samples: readonly number[],
+  { accuracy, confidence, minSamples, method }: Required<SeenEnoughOptions>,
+): SeenEnoughResult {
+  const n = samples.length;
   const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(samples, 0, n), n) : 0;
   const lmin = shortestWindow(method, minSamples);
   if (n < lmin) {

@@ -28,7 +28,13 @@ import { lbMaxUtil } from "../core/load-balancing";
 import { doeFit } from "../core/doe-fit";
 import { doeFitTable, isMissingValue } from "../core/doe-fit-table";
 import { doeDesign } from "../core/doe-design";
-import { seenEnough, SEEN_ENOUGH_DEFAULTS, SEEN_ENOUGH_METHODS, type SeenEnoughMethod } from "../core/seen-enough";
+import {
+  seenEnough,
+  SEEN_ENOUGH_DEFAULTS,
+  SEEN_ENOUGH_METHODS,
+  type SeenEnoughMethod,
+  type SeenEnoughTransient,
+} from "../core/seen-enough";
 
 /* ===== Queueing, finance, load balancing ===== */
 
@@ -376,14 +382,15 @@ export function DOE_DESIGN(
 }
 
 /**
- * Has a run of consecutive measurements "seen enough" (ivy's measure=on)? Tests windows ending at the last sample, shortest first, for relative half-width ≤ accuracy at the confidence given.
+ * Has a run of consecutive measurements reached steady state and "seen enough" (ivy's measure=on)? Finds where the warm-up transient ends (MSER-5), checks the rest has no trend and that its mean is known to ±accuracy at the confidence given.
  * @customfunction SEEN_ENOUGH
  * @param samples One row or column of consecutive subinterval measurements (e.g. IOPS), oldest first; blanks ignored, text is an error.
  * @param accuracy Optional: required relative half-width as a fraction or percentage, e.g. 0.05 or "5%" (default 5%).
  * @param confidence Optional: confidence level in (0, 1), e.g. 0.95 or "95%" (default 95%).
- * @param min_samples Optional: shortest window in samples, a whole number ≥ 1 (default 5; method "ar1" uses at least 30).
+ * @param min_samples Optional: shortest steady-state window in samples, a whole number ≥ 1 (at least 90, more with a larger value: raise it for slow warm-ups). With transient "off": the shortest window (default 5; "ar1" uses at least 30).
  * @param method Optional: "ar1" (default; AR(1) correction), "ivy" (k = 2) or "iid" (k = 1).
- * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ±, then TRUE/FALSE, the window's first sample (1-based), its length, its mean (unit of the samples), its relative half-width and the accuracy (fractions).
+ * @param transient Optional: "detect" (default) finds the warm-up first; "off" judges precision alone on windows ending at the last sample (the rule without steady-state detection, for comparison).
+ * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ±, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean (unit of the samples), its relative half-width and the accuracy (fractions).
  * @helpurl https://localhost:3000/help.html#SEEN_ENOUGH
  */
 export function SEEN_ENOUGH(
@@ -392,6 +399,7 @@ export function SEEN_ENOUGH(
   confidence?: unknown,
   min_samples?: unknown,
   method?: unknown,
+  transient?: unknown,
 ): Array<Array<string | number | boolean>> {
   return guard(() => {
     const d = SEEN_ENOUGH_DEFAULTS;
@@ -404,6 +412,7 @@ export function SEEN_ENOUGH(
         d.method,
         ...SEEN_ENOUGH_METHODS.filter((m) => m !== d.method),
       ] as SeenEnoughMethod[]),
+      transient: choice(transient, "transient", ["detect", "off"] as SeenEnoughTransient[]),
     });
     return [
       ["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"],

@@ -10,11 +10,14 @@ import fc from "fast-check";
 import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import {
   SEEN_ENOUGH_DEFAULTS,
+  STEADY_STATE_TUNING,
   seenEnough,
   ar1Inflation,
   ar1Rho,
   lag1Autocorrelation,
+  mserTruncation,
   type SeenEnoughMethod,
+  type SeenEnoughTransient,
 } from "../../src/core/seen-enough";
 
 interface VectorCase {
@@ -24,6 +27,7 @@ interface VectorCase {
   confidence: number;
   min_samples: number;
   method: SeenEnoughMethod;
+  transient: SeenEnoughTransient;
   expected:
     | { seen_enough: boolean; from: number; samples: number; mean: number; achieved: number; required: number }
     | { error: string };
@@ -48,12 +52,22 @@ describe("defaults", () => {
       confidence: number;
       min_samples: number;
       method: string;
+      transient: string;
+      steady_min_window: number;
+      trend_t_limit: number;
+      drift_weight: number;
     };
     expect(SEEN_ENOUGH_DEFAULTS).toEqual({
       accuracy: file.accuracy,
       confidence: file.confidence,
       minSamples: file.min_samples,
       method: file.method,
+      transient: file.transient,
+    });
+    expect(STEADY_STATE_TUNING).toEqual({
+      minWindow: file.steady_min_window,
+      trendLimit: file.trend_t_limit,
+      driftWeight: file.drift_weight,
     });
   });
 
@@ -67,6 +81,10 @@ describe("seen_enough.json vectors", () => {
   it("has at least 30 cases covering every method", () => {
     expect(vectors.cases.length).toBeGreaterThanOrEqual(30);
     for (const m of ["iid", "ivy", "ar1"]) expect(vectors.cases.some((c) => c.method === m)).toBe(true);
+    for (const t of ["detect", "off"]) expect(vectors.cases.some((c) => c.transient === t)).toBe(true);
+    expect(
+      vectors.cases.some((c) => c.transient === "detect" && "seen_enough" in c.expected && c.expected.seen_enough),
+    ).toBe(true);
     expect(vectors.cases.some((c) => "error" in c.expected)).toBe(true);
   });
 
@@ -78,6 +96,7 @@ describe("seen_enough.json vectors", () => {
         confidence: c.confidence,
         minSamples: c.min_samples,
         method: c.method,
+        transient: c.transient,
       });
     if ("error" in c.expected) {
       const arg = c.expected.error.split(":")[0];
@@ -96,25 +115,25 @@ describe("seen_enough.json vectors", () => {
 
 describe("seenEnough: the worked examples of docs/functions/SEEN_ENOUGH.md", () => {
   it("ivy, ±5 %, 95 %, min 4 → TRUE from 7, 4 samples", () => {
-    const r = seenEnough(ISSUE, { accuracy: 0.05, confidence: 0.95, minSamples: 4, method: "ivy" });
+    const r = seenEnough(ISSUE, { accuracy: 0.05, confidence: 0.95, minSamples: 4, method: "ivy", transient: "off" });
     expect(r).toMatchObject({ seenEnough: true, from: 7, samples: 4, mean: 100, required: 0.05 });
     expect(r.achieved).toBeCloseTo(0.0259845653, 10);
   });
   it("iid, ±1 % → TRUE from 6, 5 samples", () => {
-    const r = seenEnough(ISSUE, { accuracy: 0.01, confidence: 0.95, minSamples: 4, method: "iid" });
+    const r = seenEnough(ISSUE, { accuracy: 0.01, confidence: 0.95, minSamples: 4, method: "iid", transient: "off" });
     expect(r).toMatchObject({ seenEnough: true, from: 6, samples: 5, mean: 100 });
     expect(r.achieved).toBeCloseTo(0.0087798903, 10);
   });
   it("ivy, ±1 % → FALSE, best window from 4, 7 samples", () => {
-    const r = seenEnough(ISSUE, { accuracy: 0.01, confidence: 0.95, minSamples: 4, method: "ivy" });
+    const r = seenEnough(ISSUE, { accuracy: 0.01, confidence: 0.95, minSamples: 4, method: "ivy", transient: "off" });
     expect(r).toMatchObject({ seenEnough: false, from: 4, samples: 7, mean: 100, required: 0.01 });
     expect(r.achieved).toBeCloseTo(0.0151026678, 10);
   });
-  it("does not mutate its input and defaults to ar1, ±5 %, 95 %, min 5", () => {
+  it("does not mutate its input; with transient off, ar1 windows start at 30 samples", () => {
     const x = Object.freeze(Array.from({ length: 40 }, (_, i) => 1000 + (i % 2 === 0 ? 10 : -10)));
-    const r = seenEnough(x);
+    const r = seenEnough(x, { transient: "off" });
     expect(r.required).toBe(0.05);
-    expect(r.samples).toBe(30); // ar1 windows start at 30 samples
+    expect(r.samples).toBe(30);
     expect(r.seenEnough).toBe(true);
   });
 });
@@ -127,25 +146,29 @@ describe("seenEnough: input checks name the argument", () => {
     [{ confidence: 0 }, /^confidence:/],
     [{ minSamples: 2.5 }, /^min_samples:/],
     [{ method: "batch" as SeenEnoughMethod }, /^method:/],
+    [{ transient: "auto" as "off" }, /^transient:/],
   ])("%o", (opts, re) => {
     expect(() => seenEnough(ISSUE, opts)).toThrow(re);
   });
   it("a confidence just below 1 is a wide interval, not a mean-0 error (review)", () => {
     // 1 − (1 − c)/2 rounds to 1 for c = 1 − 2⁻⁵³: the upper t quantile was Infinity and was reported as
     // "the mean is 0". The lower tail keeps the quantile finite.
-    const r = seenEnough(ISSUE, { confidence: 0.9999999999999999, method: "iid", minSamples: 4 });
+    const r = seenEnough(ISSUE, { confidence: 0.9999999999999999, method: "iid", minSamples: 4, transient: "off" });
     expect(r.seenEnough).toBe(false);
     expect(Number.isFinite(r.achieved)).toBe(true);
     expect(r.mean).toBe(100);
   });
   it("a tiny confidence gives h = +0, not -0 (review)", () => {
-    const r = seenEnough(ISSUE, { confidence: 1e-300, method: "iid", minSamples: 4 });
+    const r = seenEnough(ISSUE, { confidence: 1e-300, method: "iid", minSamples: 4, transient: "off" });
     expect(Object.is(r.achieved, 0)).toBe(true);
     expect(r.seenEnough).toBe(true);
   });
-  it("samples too large to average are a clear samples error, not NaN (review)", () => {
-    expect(() => seenEnough([1e308, 1e308, 1e308], { method: "iid" })).toThrow(/^samples: .*too large/);
-    expect(() => seenEnough([1e200, -1e200, 1e200], { method: "iid" })).toThrow(/^samples: .*too large/);
+  it("values near the top of the double range are scaled, not an overflow (1e308)", () => {
+    const r = seenEnough([1e308, 1e308, 1e308], { method: "iid", minSamples: 2, transient: "off" });
+    expect(r).toMatchObject({ seenEnough: true, from: 2, samples: 2, mean: 1e308, achieved: 0 });
+    const alt = seenEnough([1e200, -1e200, 1e200], { method: "iid", transient: "off" });
+    expect(alt.seenEnough).toBe(false);
+    expect(Number.isFinite(alt.achieved)).toBe(true);
   });
   it("rejects non-finite samples", () => {
     expect(() => seenEnough([1, 2, NaN, 4], { method: "iid" })).toThrow(/^samples: value 3/);
@@ -289,7 +312,7 @@ describe("seenEnough: O(n) running statistics agree with the per-window recomput
             const expected = referenceSeenEnough(x, accuracy, confidence, minSamples, method);
             let got: ReturnType<typeof seenEnough> | string;
             try {
-              got = seenEnough(x, { accuracy, confidence, minSamples, method });
+              got = seenEnough(x, { accuracy, confidence, minSamples, method, transient: "off" });
             } catch (e) {
               got = (e as Error).message;
             }
@@ -330,12 +353,103 @@ describe("seenEnough: O(n) running statistics agree with the per-window recomput
       const x = randomSeries(seed, kind, 3000);
       for (const method of ["iid", "ivy", "ar1"] as const) {
         const expected = referenceSeenEnough(x, 1e-6, 0.95, 5, method);
-        const got = seenEnough(x, { accuracy: 1e-6, method });
+        const got = seenEnough(x, { accuracy: 1e-6, method, transient: "off" });
         if (typeof expected === "string") throw new Error(expected);
         expect([got.seenEnough, got.from, got.samples]).toEqual([expected.seenEnough, expected.from, expected.samples]);
         expect(relClose(got.mean, expected.mean, 1e-9)).toBe(true);
         expect(relClose(got.achieved, expected.achieved, 1e-9)).toBe(true);
       }
     }
+  });
+});
+
+describe("seenEnough with the transient check (default): edge inputs have clear answers", () => {
+  /** AR(1) noise around `level` with a warm-up offset, seeded (mulberry32 + Box–Muller). */
+  function warmup(seed: number, n: number, level: number, offset: (i: number) => number, sd = 0.02): number[] {
+    let a = seed >>> 0;
+    const uniform = () => {
+      a = (a + 0x6d2b79f5) >>> 0;
+      let t = a;
+      t = Math.imul(t ^ (t >>> 15), t | 1);
+      t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const gauss = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
+    let e = 0;
+    return Array.from({ length: n }, (_, i) => {
+      e = 0.3 * e + Math.sqrt(1 - 0.09) * gauss();
+      return level * (1 + offset(i) + sd * e);
+    });
+  }
+
+  it("a constant series passes with h = 0 once it is 90 samples long, and not before", () => {
+    expect(seenEnough(Array(100).fill(1234.5))).toEqual({
+      seenEnough: true,
+      from: 1,
+      samples: 100,
+      mean: 1234.5,
+      achieved: 0,
+      required: 0.05,
+    });
+    expect(seenEnough(Array(89).fill(1234.5))).toMatchObject({ seenEnough: false, from: 1, samples: 89, achieved: 0 });
+  });
+
+  it("fewer samples than the steady-state window: FALSE for the whole series; min_samples raises the window", () => {
+    const x = warmup(1, 150, 1000, () => 0);
+    expect(seenEnough(x.slice(0, 60))).toMatchObject({ seenEnough: false, from: 1, samples: 60 });
+    expect(seenEnough(x).seenEnough).toBe(true);
+    const longer = seenEnough(x, { minSamples: 200 });
+    expect(longer).toMatchObject({ seenEnough: false, from: 1, samples: 150 });
+  });
+
+  it("values of 1e-200 and 1e300 are judged like values near 1 (scaled by a power of two, exactly)", () => {
+    const x = warmup(2, 160, 1, (i) => 0.3 * Math.exp(-i / 15));
+    const base = seenEnough(x);
+    expect(base.seenEnough).toBe(true);
+    for (const k of [1e-200, 1e300, 2 ** -900, 2 ** 1000]) {
+      const r = seenEnough(x.map((v) => v * k));
+      expect([r.seenEnough, r.from, r.samples]).toEqual([base.seenEnough, base.from, base.samples]);
+      expect(relClose(r.mean, base.mean * k, 1e-13)).toBe(true);
+      expect(relClose(r.achieved, base.achieved, 1e-12)).toBe(true);
+    }
+  });
+
+  it("a negative mean is judged by |mean|: the mirror image of the positive series", () => {
+    const x = warmup(3, 200, 500, (i) => (i < 30 ? 0.4 : 0));
+    const pos = seenEnough(x);
+    const neg = seenEnough(x.map((v) => -v));
+    expect([neg.seenEnough, neg.from, neg.samples]).toEqual([pos.seenEnough, pos.from, pos.samples]);
+    expect(neg.mean).toBeCloseTo(-pos.mean, 9);
+    expect(neg.achieved).toBeCloseTo(pos.achieved, 12);
+    expect(pos.seenEnough).toBe(true);
+    expect(pos.from).toBe(31); // the 30-sample level is dropped as warm-up
+  });
+
+  it("a warm-up the precision-only rule stops inside is dropped: the mean is the steady level", () => {
+    // Decay from +30 % with time constant 40, noise 8 % (the bench's): "off" stops inside the decay.
+    const x = warmup(4, 400, 1000, (i) => 0.3 * Math.exp(-i / 40), 0.08);
+    let offAt = 0;
+    const opts = { accuracy: 0.05 };
+    for (let n = 30; n <= x.length && offAt === 0; n++) {
+      if (seenEnough(x.slice(0, n), { ...opts, transient: "off" }).seenEnough) offAt = n;
+    }
+    const off = seenEnough(x.slice(0, offAt), { ...opts, transient: "off" });
+    expect(Math.abs(off.mean / 1000 - 1)).toBeGreaterThan(0.05); // confidently wrong
+    let onAt = 0;
+    for (let n = 90; n <= x.length && onAt === 0; n++) if (seenEnough(x.slice(0, n), opts).seenEnough) onAt = n;
+    expect(onAt).toBeGreaterThan(offAt);
+    const on = seenEnough(x.slice(0, onAt), opts);
+    expect(on.from).toBeGreaterThan(40);
+    expect(Math.abs(on.mean / 1000 - 1)).toBeLessThan(0.05);
+  });
+
+  it("a series still drifting is not steady however precise its mean", () => {
+    const x = Array.from({ length: 300 }, (_, i) => 1000 + 0.5 * i);
+    expect(seenEnough(x, { accuracy: 0.2 }).seenEnough).toBe(false);
+  });
+
+  it("MSER-5 finds a clean level shift exactly", () => {
+    expect(mserTruncation([...Array<number>(20).fill(10), ...Array<number>(40).fill(1)], 0, 60)).toBe(20);
+    expect(mserTruncation([1, 2, 3, 4, 5, 6, 7, 8, 9], 0, 9)).toBe(0); // one batch: nothing to compare
   });
 });

@@ -22,6 +22,7 @@ describe("SEEN_ENOUGH", () => {
       0.95,
       4,
       "ivy",
+      "off",
     );
     expect(out[0]).toEqual(["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"]);
     expect(out[1].slice(0, 4)).toEqual([true, 7, 4, 100]);
@@ -29,8 +30,24 @@ describe("SEEN_ENOUGH", () => {
     expect(out[1][5]).toBeCloseTo(0.05, 15);
   });
   it("skips blanks in a row", () => {
-    const out = SEEN_ENOUGH([[100, null, 102, 98, "", 101, 99, 100, 101, 99, 100, 100]], 0.01, "95%", 4, "iid");
+    const out = SEEN_ENOUGH([[100, null, 102, 98, "", 101, 99, 100, 101, 99, 100, 100]], 0.01, "95%", 4, "iid", "off");
     expect(out[1].slice(0, 3)).toEqual([true, 6, 5]);
+  });
+  it("with the transient check on (the default), 10 samples are fewer than the 90-sample steady-state window: FALSE for the whole series", () => {
+    const out = SEEN_ENOUGH([ISSUE], "5%", 0.95, 4, "ivy");
+    expect(out[1].slice(0, 4)).toEqual([false, 1, 10, 100]);
+    expect(SEEN_ENOUGH([ISSUE], "5%", 0.95, 4, "ivy", "detect")).toEqual(out);
+  });
+  it("values of 1e-200 are scaled before squaring: FALSE at ±57.7 %, not TRUE at ±0 %", () => {
+    // Issue 25: the squares underflowed to 0, so s = 0 and h = 0 passed. The whole series is the best
+    // window either way: mean 1.8e-200, s = √0.7e-200, h = t(0.975; 4)·s/√5/mean = 0.5771 (t from scipy).
+    for (const transient of ["detect", "off"]) {
+      const out = SEEN_ENOUGH([[1e-200, 2e-200, 3e-200, 1e-200, 2e-200]], 0.05, 0.95, 2, "iid", transient);
+      expect(out[1].slice(0, 3)).toEqual([false, 1, 5]);
+      expect(out[1][3] as number).toBeCloseTo(1.8e-200, 214);
+      expect(out[1][4] as number).toBeCloseTo((2.7764451051977934 * Math.sqrt(0.7)) / Math.sqrt(5) / 1.8, 12);
+      expect(out[1][4] as number).toBeCloseTo(0.577, 3);
+    }
   });
   it("errors name the argument", () => {
     expect(thrown(() => SEEN_ENOUGH([[1, "x", 3]]))).toMatchObject({
@@ -50,6 +67,9 @@ describe("SEEN_ENOUGH", () => {
     });
     expect(thrown(() => SEEN_ENOUGH([ISSUE], 0.05, 0.95, 5, "batch"))).toMatchObject({
       message: expect.stringMatching(/^method:/),
+    });
+    expect(thrown(() => SEEN_ENOUGH([ISSUE], 0.05, 0.95, 5, "ar1", "auto"))).toMatchObject({
+      message: expect.stringMatching(/^transient:/),
     });
     expect(thrown(() => SEEN_ENOUGH([[0, 0, 0]], 0.05, 0.95, 2, "iid"))).toMatchObject({ code: "#DIV/0!" });
   });

@@ -1,6 +1,12 @@
 #!/usr/bin/env python3
 """Fills in the expected answers of tests/vectors/seen_enough.json from the documented rule.
 
+Both variants of docs/functions/SEEN_ENOUGH.md: transient "off" (the precision rule below) and
+"detect" (the default: MSER-5 truncation, a minimum steady-state window of max(90, min_samples), the
+least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the retained window). The detect
+part uses numpy for the batch means and regression and recomputes every candidate truncation from
+scratch (no running sums), unlike both implementations under test.
+
 An implementation independent of both the TypeScript core (src/core/seen-enough.ts) and iogen's
 Rust (iogen/src/seen_enough.rs): written from docs/functions/SEEN_ENOUGH.md (the rule: windows
 ending at the last sample, shortest first; h = k * t(1 - (1 - confidence)/2; L - 1) * s / sqrt(L) / |m|;
@@ -18,12 +24,17 @@ import json
 import math
 import os
 
+import numpy as np
 from scipy.stats import t as student_t
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 AR1_MIN_WINDOW = 30
 AR1_MAX_RHO = 0.95
 AR1_RHO_Z = 1.5
+STEADY_MIN_WINDOW = 90
+MSER_BATCH = 5
+TREND_T_LIMIT = 1.5
+DRIFT_WEIGHT = 2.0
 
 
 class Invalid(Exception):
@@ -62,7 +73,111 @@ def half_width(w, confidence, method, rho):
     return m, k * t * s / math.sqrt(length) / abs(m)
 
 
-def rule(samples, accuracy, confidence, min_samples, method):
+def scaled(samples):
+    """Divide by the largest |value| so squares neither underflow (1e-200) nor overflow (1e300)."""
+    top = max(abs(v) for v in samples)
+    if top == 0:
+        return list(samples), 1.0
+    return [v / top for v in samples], top
+
+
+def mser5(y):
+    """Samples to drop: 5 * argmin_d sum_{j>d}(Z_j - mean)^2 / (k - d)^2 over d = 0 .. k - 1 - trim."""
+    k = len(y) // MSER_BATCH
+    if k < 2:
+        return 0
+    z = np.asarray(y[: k * MSER_BATCH], dtype=float).reshape(k, MSER_BATCH).mean(axis=1)
+    trim = max(1, min(5, k // 4))
+    values = []
+    for d in range(0, k - trim):
+        kept = z[d:]
+        values.append(float(np.sum((kept - kept.mean()) ** 2)) / (k - d) ** 2)
+    best = min(values)
+    ties = [d for d, v in enumerate(values) if v <= best * (1 + 1e-9) + 1e-300]
+    if len(ties) > 1 and not all(values[d] == best for d in ties):
+        raise RuntimeError(f"knife-edge MSER minimum: {[(d, values[d]) for d in ties]}")
+    return MSER_BATCH * ties[0]
+
+
+def trend_t(y, method):
+    """Least-squares slope of y on its index over its standard error (AR(1) long-run factor from residuals)."""
+    y = np.asarray(y, dtype=float)
+    length = len(y)
+    i = np.arange(length, dtype=float)
+    slope, intercept = np.polyfit(i, y, 1)
+    resid = y - (intercept + slope * i)
+    sse = float(np.sum(resid**2))
+    if method == "iid":
+        k2 = 1.0
+    elif method == "ivy":
+        k2 = 4.0
+    else:
+        r = float(np.sum(resid[:-1] * resid[1:])) / sse if sse > 0 else 0.0
+        rho = min(max(r + (1 + 4 * r) / length, 0.0), AR1_MAX_RHO)
+        k2 = (1 + rho) / (1 - rho)
+    sxx = float(np.sum((i - i.mean()) ** 2))
+    se = math.sqrt(k2 * sse / (length - 2) / sxx)
+    if se > 0 and se > 1e-12 * abs(slope) and sse > 1e-24 * length:
+        return slope / se
+    return 0.0 if abs(slope) < 1e-14 else math.copysign(math.inf, slope)
+
+
+def detect_rule(samples, accuracy, confidence, min_samples, method):
+    y, scale = scaled(samples)
+    n = len(y)
+    window_min = max(STEADY_MIN_WINDOW, min_samples)
+
+    def answer(passed, d):
+        w = y[d:]
+        rho = ar1_rho(w) if method == "ar1" else 0.0
+        m, h = half_width(w, confidence, method, rho)
+        if h == math.inf:
+            raise Invalid("samples", "the steady-state window's mean is 0, so no relative accuracy exists")
+        half = len(w) // 2
+        drift = DRIFT_WEIGHT * abs(m - math.fsum(w[len(w) - half:]) / half) / abs(m) if half >= 1 else 0.0
+        if passed and abs(h + drift - accuracy) <= 1e-6 * accuracy:
+            raise RuntimeError(f"knife-edge precision: h + drift = {h + drift}, accuracy {accuracy}")
+        return {"seen_enough": bool(passed and h + drift <= accuracy), "from": d + 1, "samples": n - d,
+                "mean": m * scale, "achieved": h, "required": accuracy}
+
+    if n < window_min:
+        return answer(False, 0)
+    d = mser5(y)
+    if 2 * d > n or n - d < window_min:
+        return answer(False, d)
+    t = trend_t(y[d:], method)
+    if abs(abs(t) - TREND_T_LIMIT) <= 1e-6:
+        raise RuntimeError(f"knife-edge trend t = {t}")
+    return answer(abs(t) <= TREND_T_LIMIT, d)
+
+
+def rule(samples, accuracy, confidence, min_samples, method, transient="off"):
+    if transient == "detect":
+        check(samples, accuracy, confidence, min_samples)
+        return detect_rule(samples, accuracy, confidence, min_samples, method)
+    return precision_rule(samples, accuracy, confidence, min_samples, method)
+
+
+def check(samples, accuracy, confidence, min_samples):
+    if not 0 < accuracy < 1:
+        raise Invalid("accuracy", f"must be a fraction in (0, 1), got {accuracy}")
+    if not 0 < confidence < 1:
+        raise Invalid("confidence", f"must be in (0, 1), got {confidence}")
+    if not (isinstance(min_samples, int) and min_samples >= 1):
+        raise Invalid("min_samples", f"must be a whole number >= 1, got {min_samples}")
+    if len(samples) < 2:
+        raise Invalid("samples", f"need at least 2 values, got {len(samples)}")
+
+
+def precision_rule(samples, accuracy, confidence, min_samples, method):
+    check(samples, accuracy, confidence, min_samples)
+    samples, scale = scaled(samples)
+    out = precision_rule_scaled(samples, accuracy, confidence, min_samples, method)
+    out["mean"] *= scale
+    return out
+
+
+def precision_rule_scaled(samples, accuracy, confidence, min_samples, method):
     if not 0 < accuracy < 1:
         raise Invalid("accuracy", f"must be a fraction in (0, 1), got {accuracy}")
     if not 0 < confidence < 1:
@@ -103,7 +218,7 @@ if __name__ == "__main__":
     for case in doc["cases"]:
         try:
             case["expected"] = rule(case["samples"], case["accuracy"], case["confidence"], case["min_samples"],
-                                    case["method"])
+                                    case["method"], case.get("transient", "off"))
         except Invalid as e:
             case["expected"] = {"error": str(e)}
     with open(path, "w") as fh:

@@ -20,7 +20,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import seedrandom from "seedrandom";
-import type { SeenEnoughMethod } from "../../src/core/seen-enough";
+import type { SeenEnoughMethod, SeenEnoughTransient } from "../../src/core/seen-enough";
 
 interface Case {
   name: string;
@@ -29,6 +29,7 @@ interface Case {
   confidence: number;
   min_samples: number;
   method: SeenEnoughMethod;
+  transient: SeenEnoughTransient;
 }
 
 const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
@@ -62,6 +63,7 @@ function noisy(seed: string, base: (i: number) => number, n: number, sigma: numb
 const ISSUE = [100, 102, 98, 101, 99, 100, 101, 99, 100, 100];
 const METHODS: SeenEnoughMethod[] = ["iid", "ivy", "ar1"];
 const cases: Case[] = [];
+/** Every case below runs twice: with the transient check off (the precision rule) and on (default). */
 const add = (
   name: string,
   samples: number[],
@@ -70,7 +72,16 @@ const add = (
   confidence = 0.95,
   minSamples = 5,
 ): void => {
-  cases.push({ name, samples, accuracy, confidence, min_samples: minSamples, method });
+  cases.push({ name, samples, accuracy, confidence, min_samples: minSamples, method, transient: "off" });
+  cases.push({
+    name: `${name} [detect]`,
+    samples,
+    accuracy,
+    confidence,
+    min_samples: minSamples,
+    method,
+    transient: "detect",
+  });
 };
 
 // The three worked examples of docs/functions/SEEN_ENOUGH.md, and the same series under "ar1" (too short: whole series, FALSE).
@@ -161,6 +172,51 @@ add(
 add("bad accuracy 0 (error)", ISSUE, "iid", 0);
 add("bad confidence 1 (error)", ISSUE, "iid", 0.05, 1);
 add("bad min_samples 0 (error)", ISSUE, "iid", 0.05, 0.95, 0);
+
+// Warm-up transients, long enough for the steady-state rule (at least 90 samples after the warm-up).
+for (const method of METHODS) {
+  add(
+    `decay from +30 %, time constant 20, 260 samples, ${method}`,
+    ar1(`decay|${method}`, 260, 0, 0.3, 60).map((e, i) => round4(1000 * (1 + 0.3 * Math.exp(-i / 20)) + e)),
+    method,
+  );
+}
+add(
+  "level +20 % for 60 samples then 200 steady, ar1",
+  noisy("level60", (i) => (i < 60 ? 1200 : 1000), 260, 40),
+  "ar1",
+);
+add(
+  "ramp from -30 % over 100 samples then 150 steady, ar1, 2%",
+  noisy("ramp100", (i) => (i < 100 ? 1000 * (0.7 + 0.003 * i) : 1000), 250, 30),
+  "ar1",
+  0.02,
+);
+add(
+  "still drifting (+0.1 % per sample), ar1",
+  noisy("drift", (i) => 1000 * (1 + 0.001 * i), 200, 10),
+  "ar1",
+);
+add("AR(1) rho 0.6, 300 samples, ar1, 2%", ar1("ar1|0.6|300", 300, 1000, 0.6, 32), "ar1", 0.02);
+add("steady 120 samples, min_samples 150 (too short)", ar1("min150", 120, 100, 0.2, 2), "ar1", 0.05, 0.95, 150);
+add("steady 200 samples, min_samples 150", ar1("min150b", 200, 100, 0.2, 2), "ar1", 0.05, 0.95, 150);
+add("constant 100 samples, ar1", Array(100).fill(250), "ar1");
+add("tiny values (1e-200), iid, min 2", [1e-200, 2e-200, 3e-200, 1e-200, 2e-200], "iid", 0.05, 0.95, 2);
+add(
+  "tiny values (1e-200 scale), 120 samples, ar1",
+  ar1("tiny", 120, 1000, 0.3, 40).map((v) => v * 1e-203),
+  "ar1",
+);
+add(
+  "huge values (1e300 scale), 120 samples, ar1",
+  ar1("huge", 120, 1000, 0.3, 40).map((v) => v * 1e297),
+  "ar1",
+);
+add(
+  "negative mean with a warm-up, 200 samples, ar1",
+  noisy("negwarm", (i) => (i < 30 ? -700 : -500), 200, 10),
+  "ar1",
+);
 
 // Inputs only; expect-seen-enough.py adds "expected" to every case.
 const out = cases;
