@@ -250,13 +250,13 @@ const CANDIDATES: Rule[] = [
   variantRule("MSER-5 only (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }, () => true),
   variantRule("MSER-5 + Heidelberger–Welch (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }, cvmFlat),
   variantRule(
-    "MSER-5 + Schruben–Singh–Tierney |T| ≤ 1.5 (W 90)",
+    "MSER-5 + Schruben–Singh–Tierney, abs(T) ≤ 1.5 (W 90)",
     { ...STEADY_STATE_TUNING, driftWeight: 0 },
     sstFlat(1.5),
   ),
-  detectRule("MSER-5 + slope |t| ≤ 1.5 (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }),
-  detectRule("MSER-5 + slope |t| ≤ 1.5 + drift allowance 1× (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 1 }),
-  detectRule("default: MSER-5 + slope |t| ≤ 1.5 + drift allowance 2× (W 90)", { ...STEADY_STATE_TUNING }),
+  detectRule("MSER-5 + slope, abs(t) ≤ 1.5 (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }),
+  detectRule("MSER-5 + slope + drift allowance 1× (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 1 }),
+  detectRule("default: MSER-5 + slope + drift allowance 2× (W 90)", { ...STEADY_STATE_TUNING }),
   detectRule("default with W 60", { ...STEADY_STATE_TUNING, minWindow: 60 }),
   detectRule("default with W 120", { ...STEADY_STATE_TUNING, minWindow: 120 }),
 ];
