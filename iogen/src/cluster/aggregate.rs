@@ -259,7 +259,7 @@ impl StepAggregate {
 mod tests {
     use super::*;
     use crate::engine::OpKind;
-    use crate::options::{Iops, SeenEnoughMethod, SeenEnoughSpec};
+    use crate::options::{Iops, SeenEnoughMethod, SeenEnoughSpec, Transient};
     use crate::output::subinterval_columns;
     use crate::output::Value;
     use crate::scheduler::Verdict;
@@ -355,7 +355,14 @@ mod tests {
     fn the_stop_rule_sees_the_aggregate() {
         // Rank IOPS swing 50/150 and 150/50 in turn: each rank's series is far from steady,
         // their sum is exactly 200 every subinterval, so the rule holds on the aggregate at once.
-        let spec = SeenEnoughSpec { accuracy: 0.05, confidence: 0.95, min_samples: 3, method: SeenEnoughMethod::Iid };
+        // The precision rule alone (transient check off): the point is which series it sees.
+        let spec = SeenEnoughSpec {
+            accuracy: 0.05,
+            confidence: 0.95,
+            min_samples: 3,
+            method: SeenEnoughMethod::Iid,
+            transient: Transient::Off,
+        };
         let o = Options { seen_enough: Some(spec), ..opts() };
         let mut agg = StepAggregate::new(&o, names(&["a", "b"]));
         let n = |k: u64| vec![1000; k as usize];
