@@ -15,6 +15,7 @@
  * refused (a misspelt `capx` would otherwise silently cost nothing).
  */
 import { DomainError } from "../core/errors";
+import { parseReference } from "./plan";
 
 /** How many servers a workload gets. */
 export type Sizing =
@@ -157,7 +158,10 @@ const positive = (x: number): boolean => x > 0;
  * and an absolute or relative A1 cell address. Nothing else (no functions, no ranges), so the
  * reference cannot smuggle a formula into the sheet.
  */
-export const CELL_REF = /^(?:'(?:[^'\\/?*[\]:]|'')+'|[A-Za-z_][A-Za-z0-9_.]*)!\$?[A-Z]{1,3}\$?[1-9][0-9]{0,6}$/;
+export function isCellRef(ref: string): boolean {
+  const r = parseReference(ref);
+  return r !== null && r.single && r.sheet !== undefined;
+}
 
 function sizing(v: unknown, path: string, serviceTime: number, timeUnit: string): Sizing {
   const o = object(v, path, ["servers", "utilization", "response", "serviceLevel", "answerWithin"]);
@@ -238,7 +242,7 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
       fail(`${path}.serviceTimeRef`, `must list 1 to ${MAX_REFS} cells, got ${refs.length}`);
     }
     refs.forEach((ref, i) => {
-      if (typeof ref !== "string" || !CELL_REF.test(ref)) {
+      if (typeof ref !== "string" || !isCellRef(ref)) {
         fail(
           Array.isArray(o.serviceTimeRef) ? `${path}.serviceTimeRef[${i}]` : `${path}.serviceTimeRef`,
           `must be one cell on another sheet such as 'Model'!$F$5, got ${describe(ref)}`,

@@ -9,7 +9,7 @@
  * address of the cell it means by table, row key and column key. No formula is found by
  * searching for a label, so no label typed by the user can make a formula point elsewhere.
  */
-import { columnLetter } from "./plan";
+import { cellA1, rowBelow } from "./plan";
 
 /** A placed table: its header's 0-based position and the keys of its rows and columns, in order. */
 export interface Block {
@@ -45,7 +45,7 @@ export class CaseLayout {
       : { row: this.nextRow, col: 0 };
     const block: Block = { name, at, rows: [...rows], cols: [...cols] };
     this.blocks.set(name, block);
-    this.nextRow = Math.max(this.nextRow, at.row + rows.length + 2);
+    this.nextRow = Math.max(this.nextRow, rowBelow(at.row, 1 + rows.length));
     return block;
   }
 
@@ -84,5 +84,5 @@ export class CaseLayout {
 
 /** A1 address of a 0-based sheet position; `abs` gives $A$1. */
 export function a1(row: number, col: number, abs = false): string {
-  return abs ? `$${columnLetter(col)}$${row + 1}` : `${columnLetter(col)}${row + 1}`;
+  return cellA1({ row, col }, { absolute: abs });
 }

@@ -50,6 +50,7 @@ import {
   ChartPlan,
   ColumnPlan,
   FormulaCell,
+  rowBelow,
   SheetPlan,
   TablePlan,
   WorkbookPlan,
@@ -720,7 +721,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   }
 
   // Placement: every table, with the keys of its rows and columns.
-  const layout = new CaseLayout(notes.length + 1);
+  const layout = new CaseLayout(rowBelow(0, notes.length));
   const assumptions = layout.place(names("Assumptions"), ["value"], assumptionColumns(anyWorkloads));
   const costs = layout.place(names("Costs"), costRows({ anyWorkloads, lineLabels }), [
     "item",

@@ -6,9 +6,9 @@ import { isDomainError } from "../core/errors";
 import { doeFit } from "../core/doe-fit";
 import { doeFitTable, isMissingValue, DoeFitTableCell } from "../core/doe-fit-table";
 import { LabStep, STEP_METRICS, StepMetric } from "./lab-data";
-import { CellValue, SheetPlan, TablePlan } from "./plan";
+import { CellValue, columnIndex, rangeA1, SheetPlan, tableCellA1, tableCellAt, tableColumnA1, TablePlan } from "./plan";
 import { BOOKKEEPING_LABELS } from "./lab-steps";
-import { columnLetter, ColumnSpec, F, fmt, SheetBuilder } from "./sheet-builder";
+import { ColumnSpec, F, fmt, SheetBuilder } from "./sheet-builder";
 
 interface FactorInfo {
   name: string;
@@ -78,11 +78,7 @@ export function responseValue(s: LabStep, response: string): number | null {
 type StepsRef = (row: number, key: string) => string | null;
 
 export function stepsRefOf(sheetName: string, steps: TablePlan): StepsRef {
-  return (row, key) => {
-    const c = steps.columns.findIndex((col) => col.key === key);
-    if (c < 0 || !steps.at) return null;
-    return `'${sheetName}'!${columnLetter(steps.at.col + c)}${steps.at.row + 2 + row}`;
-  };
+  return (row, key) => (columnIndex(steps, key) < 0 ? null : tableCellA1(steps, key, row, { sheet: sheetName }));
 }
 
 /** The DOE_FIT table as plan cells (a missing value is #N/A, as the worksheet function shows it). */
@@ -152,11 +148,9 @@ function fitTables(
     dataSpecs,
     steps.map((_, i) => i),
   );
-  const at = data.at as { row: number; col: number };
-  const first = at.row + 1;
-  const last = at.row + 1 + n;
-  const factorRange = `${columnLetter(at.col)}${first}:${columnLetter(at.col + k - 1)}${last}`;
-  const responseRange = `${columnLetter(at.col + k)}${first}:${columnLetter(at.col + k)}${last}`;
+  // With the header row: DOE_FIT names the terms after it.
+  const factorRange = rangeA1(tableCellAt(data, "factor_1", -1), tableCellAt(data, `factor_${k}`, n - 1));
+  const responseRange = tableColumnA1(data, "response", { header: true });
   const array = arrayCells(doeFitTable(fit));
   const keys = ["term", "estimate", "std_error", "t_value", "p_value"];
   const formats = [F.text, "General", "General", "0.000", "0.00E+00"];

@@ -23,8 +23,6 @@ import { subintervalsSheet } from "./lab-subintervals";
 import { summarySheet } from "./lab-summary";
 import { SheetPlan, WorkbookPlan } from "./plan";
 
-export { columnLetter } from "./sheet-builder";
-
 export interface LabPlanOptions {
   /** The DoE response column (an iogen metric name or a numeric label), default `cpu_busy_pct`. */
   response?: string;

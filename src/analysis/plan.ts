@@ -5,6 +5,12 @@
  * (`src/report/`, headless) and Office.js (`src/excel/`, inside Excel). A plan holds no
  * Office or ExcelJS objects and no functions, so it can be serialised to JSON and
  * compared in tests. Renderers never compute numbers: everything shown is in the plan.
+ *
+ * The plan is also the one contract on geometry: this module alone decides where a table goes
+ * ({@link rowBelow}), reads and writes A1 references ({@link parseReference}, {@link cellA1}),
+ * samples chart series ({@link samplePoints}) and gives a table's cells by table name and column
+ * key ({@link workbookLayout}, {@link tableCellA1}), so no renderer or consumer re-derives a row
+ * or searches for a header text.
  */
 
 /** A formula a renderer writes as a live native Excel formula (no CAPLAB.* functions). */
@@ -102,6 +108,12 @@ export interface ColumnarRows {
   data: ColumnData[];
 }
 
+/** A 0-based sheet position: row 0, col 0 is A1. */
+export interface CellPosition {
+  row: number;
+  col: number;
+}
+
 export interface TablePlan {
   /** Excel table name: letters, digits, underscores; unique in the workbook. */
   name: string;
@@ -114,12 +126,12 @@ export interface TablePlan {
    */
   columnar?: ColumnarRows;
   /**
-   * Where the header row is, as a 0-based sheet position (row 0 = Excel row 1). Grid renderers
-   * (xlsx, Office.js) write the sheet's `notes` in column A from row 0 down, and place each table
-   * at `at`; FormulaCell formulas in the rows refer to cells by these positions. When absent, a
-   * renderer places the table below the notes and the previous table, one blank row between.
+   * Where the header row is, as a 0-based sheet position (row 0 = Excel row 1). Every renderer
+   * places the table here and nowhere else (the notes go in column A from row 0 down); formulas in
+   * the rows refer to cells by these positions. {@link SheetBuilder} sets it by the one placement
+   * rule, {@link rowBelow}; a renderer never computes a position of its own.
    */
-  at?: { row: number; col: number };
+  at: CellPosition;
   /**
    * When present, the header and rows are the array this add-in formula returns (without "=";
    * e.g. `CAPLAB.DOE_FIT(A5:B9,C5:C9,2)`, addresses relative to the same sheet). A live renderer
@@ -251,6 +263,39 @@ export function columnIndex(table: TablePlan, key: string): number {
   return table.columns.findIndex((c) => c.key === key);
 }
 
+// ---------------------------------------------------------------------------------------------
+// Placement: the one rule
+
+/** Blank rows between the notes and the first table, and between one table and the next. */
+export const BLANK_ROWS_BETWEEN = 1;
+
+/**
+ * The first row free for the next block below a block of `height` rows starting at row `top`,
+ * leaving {@link BLANK_ROWS_BETWEEN} blank rows: the only placement rule of a sheet.
+ *
+ * @param top - the block's first row (0-based)
+ * @param height - its rows (a table: header + data rows; notes: their count); 0 for no block
+ * @returns the row for the next block (`top` itself when the block is empty)
+ * @example
+ * rowBelow(0, 3) // => 4 (notes in rows 1–3, row 4 blank, the table's header in row 5)
+ */
+export function rowBelow(top: number, height: number): number {
+  return height > 0 ? top + height + BLANK_ROWS_BETWEEN : top;
+}
+
+/**
+ * The first row free below a table (its header, its rows, then the blank rows).
+ *
+ * @example
+ * rowBelowTable({ name: "T", at: { row: 4, col: 0 }, columns: [{ key: "a", header: "a" }], rows: [[1], [2]] }) // => 8
+ */
+export function rowBelowTable(table: TablePlan): number {
+  return rowBelow(table.at.row, 1 + tableRowCount(table));
+}
+
+// ---------------------------------------------------------------------------------------------
+// A1 references: the one reader and writer
+
 /**
  * Column letters of a 0-based column index, as in A1 references: 0 → A, 25 → Z, 26 → AA.
  * Cost O(log₂₆ col).
@@ -269,4 +314,257 @@ export function columnLetter(col: number): string {
     n = Math.floor((n - 1) / 26);
   }
   return s;
+}
+
+/**
+ * The 0-based column index of A1 column letters (case-insensitive): A → 0, Z → 25, AA → 26.
+ *
+ * @example
+ * columnOfLetters("AB") // => 27
+ */
+export function columnOfLetters(letters: string): number {
+  let col = 0;
+  for (const ch of letters.toUpperCase()) col = col * 26 + (ch.charCodeAt(0) - 64);
+  return col - 1;
+}
+
+/** Excel's last row and column (1,048,576 rows, XFD columns). */
+export const EXCEL_ROWS = 1_048_576;
+export const EXCEL_COLUMNS = 16_384;
+
+/** One end of an A1 reference: its position and whether each part is absolute (`$`). */
+export interface CellAddress extends CellPosition {
+  rowAbsolute: boolean;
+  colAbsolute: boolean;
+}
+
+/** An A1 cell or range reference, optionally on a named sheet. */
+export interface Reference {
+  /** The sheet name unquoted (`'It''s'` → `It's`), or undefined for the formula's own sheet. */
+  sheet: string | undefined;
+  start: CellAddress;
+  /** The other corner for a range (`A1:B2`); equal to `start` for one cell. */
+  end: CellAddress;
+  /** True when the text named one cell (no `:`). */
+  single: boolean;
+}
+
+/**
+ * Splits a reference into its sheet (unquoted) and the rest, without reading the rest:
+ * `'My sheet'!A1:B2` → `My sheet`, `A1:B2`; `Model!A1` → `Model`, `A1`; `A1` → undefined, `A1`.
+ *
+ * @example
+ * splitSheet("'It''s'!$B$2") // => { sheet: "It's", range: "$B$2" }
+ */
+export function splitSheet(ref: string): { sheet: string | undefined; range: string } {
+  const bang = ref.lastIndexOf("!");
+  if (bang < 0) return { sheet: undefined, range: ref };
+  let sheet = ref.slice(0, bang);
+  if (sheet.length >= 2 && sheet.startsWith("'") && sheet.endsWith("'")) sheet = sheet.slice(1, -1).replace(/''/g, "'");
+  return { sheet, range: ref.slice(bang + 1) };
+}
+
+const CELL = /^(\$?)([A-Za-z]{1,3})(\$?)([0-9]{1,7})$/;
+/**
+ * A sheet name as a reference writes it: quoted ('' for a quote inside), or bare letters, digits,
+ * _ and . (letters of any script) — never with a character Excel refuses in a sheet name (\ / ? * [ ] :).
+ */
+const SHEET = /^(?:'(?:[^'\\/?*[\]:]|'')+'|[\p{L}_][\p{L}\p{N}_.]*)$/u;
+
+function cellAddress(text: string): CellAddress | null {
+  const m = CELL.exec(text);
+  if (!m) return null;
+  const row = Number(m[4]) - 1;
+  const col = columnOfLetters(m[2]);
+  if (row < 0 || row >= EXCEL_ROWS || col >= EXCEL_COLUMNS) return null;
+  return { row, col, rowAbsolute: m[3] === "$", colAbsolute: m[1] === "$" };
+}
+
+/**
+ * Reads an A1 reference: a cell or a range, `$` anchors allowed, optionally after a sheet name
+ * (quoted with '' for a quote inside, or bare). Whole rows or columns (`A:A`, `1:1`), names and
+ * table references are not A1 cell references: null.
+ *
+ * @param text - e.g. `'Model (2)'!$H$6`, `B2:C9`, `Steps!A1`
+ * @returns the reference, or null when the text is not one
+ * @example
+ * parseReference("'Model'!$H$6")
+ * // => { sheet: "Model", start: { row: 5, col: 7, rowAbsolute: true, colAbsolute: true }, end: (the same), single: true }
+ */
+export function parseReference(text: string): Reference | null {
+  const bang = text.lastIndexOf("!");
+  if (bang >= 0 && !SHEET.test(text.slice(0, bang))) return null;
+  const { sheet, range } = splitSheet(text);
+  const [a, b, more] = range.split(":");
+  if (more !== undefined) return null;
+  const start = cellAddress(a);
+  const end = b === undefined ? start : cellAddress(b);
+  if (!start || !end) return null;
+  return { sheet, start, end, single: b === undefined };
+}
+
+/**
+ * The position of a one-cell A1 reference (no sheet allowed).
+ *
+ * @throws Error naming the text when it is not one cell
+ * @example
+ * parseCell("$C$4") // => { row: 3, col: 2 }
+ */
+export function parseCell(text: string): CellPosition {
+  const r = parseReference(text);
+  if (!r || !r.single || r.sheet !== undefined) throw new Error(`${text}: not a cell address such as B2`);
+  return { row: r.start.row, col: r.start.col };
+}
+
+/**
+ * A sheet name as a reference writes it: always quoted, a quote inside doubled.
+ *
+ * @example
+ * quoteSheet("It's") // => "'It''s'"
+ */
+export function quoteSheet(name: string): string {
+  return `'${name.replace(/'/g, "''")}'`;
+}
+
+/** How {@link cellA1} writes an address. */
+export interface A1Options {
+  /** `$` before column and row. */
+  absolute?: boolean;
+  /** A sheet to name before it (quoted). */
+  sheet?: string;
+}
+
+/**
+ * The A1 address of a 0-based position.
+ *
+ * @example
+ * cellA1({ row: 5, col: 7 }, { absolute: true, sheet: "Model" }) // => "'Model'!$H$6"
+ */
+export function cellA1(at: CellPosition, options: A1Options = {}): string {
+  const d = options.absolute ? "$" : "";
+  const a1 = `${d}${columnLetter(at.col)}${d}${at.row + 1}`;
+  return options.sheet === undefined ? a1 : `${quoteSheet(options.sheet)}!${a1}`;
+}
+
+/**
+ * The A1 address of a cell with its `$` anchors as read ({@link parseReference}).
+ *
+ * @example
+ * addressA1({ row: 2, col: 0, rowAbsolute: true, colAbsolute: false }) // => "A$3"
+ */
+export function addressA1(a: CellAddress): string {
+  return `${a.colAbsolute ? "$" : ""}${columnLetter(a.col)}${a.rowAbsolute ? "$" : ""}${a.row + 1}`;
+}
+
+/**
+ * The A1 address of a range from `from` to `to` (inclusive).
+ *
+ * @example
+ * rangeA1({ row: 1, col: 0 }, { row: 9, col: 1 }) // => "A2:B10"
+ */
+export function rangeA1(from: CellPosition, to: CellPosition, options: A1Options = {}): string {
+  const end = cellA1(to, { absolute: options.absolute });
+  return `${cellA1(from, options)}:${end}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Layout: a table's cells by table name and column key
+
+/**
+ * The sheet position of a table's cell: data row `row` (0-based; -1 for the header) of the column
+ * with key `key`.
+ *
+ * @throws Error naming the table and key when the table has no such column
+ * @example
+ * tableCellAt({ name: "T", at: { row: 4, col: 1 }, columns: [{ key: "x", header: "X" }], rows: [[1]] }, "x", 0)
+ * // => { row: 5, col: 1 }
+ */
+export function tableCellAt(table: TablePlan, key: string, row: number): CellPosition {
+  const c = columnIndex(table, key);
+  if (c < 0) throw new Error(`internal: table ${table.name} has no column ${key}`);
+  return { row: table.at.row + 1 + row, col: table.at.col + c };
+}
+
+/**
+ * The A1 address of a table's cell (see {@link tableCellAt}).
+ *
+ * @example
+ * tableCellA1({ name: "T", at: { row: 4, col: 1 }, columns: [{ key: "x", header: "X" }], rows: [[1]] }, "x", 0) // => "B6"
+ */
+export function tableCellA1(table: TablePlan, key: string, row: number, options: A1Options = {}): string {
+  return cellA1(tableCellAt(table, key, row), options);
+}
+
+/**
+ * The A1 range of a column's data cells (with its header cell when `header`), e.g. the x or y of
+ * a chart or a function's argument. A table without rows gives its header cell's address alone.
+ *
+ * @example
+ * tableColumnA1({ name: "T", at: { row: 4, col: 1 }, columns: [{ key: "x", header: "X" }], rows: [[1], [2]] }, "x") // => "B6:B7"
+ */
+export function tableColumnA1(table: TablePlan, key: string, options: A1Options & { header?: boolean } = {}): string {
+  const n = tableRowCount(table);
+  const { header, ...a1 } = options;
+  if (n === 0) return cellA1(tableCellAt(table, key, -1), a1);
+  return rangeA1(tableCellAt(table, key, header ? -1 : 0), tableCellAt(table, key, n - 1), a1);
+}
+
+/** Where one table of a plan is: its sheet, header position, data rows and columns by key. */
+export interface TableLayout {
+  sheet: string;
+  table: string;
+  /** The header row's first cell. */
+  at: CellPosition;
+  /** Data rows below the header. */
+  rows: number;
+  /** Column key → its header text and its 0-based sheet column. */
+  columns: Record<string, { header: string; col: number }>;
+}
+
+/**
+ * The layout of a plan: every table by name, with the sheet it is on, its position and its
+ * columns by key — what a consumer uses to name a cell of a plan (`'Model'!$H$6`) instead of
+ * searching a sheet for a header text.
+ *
+ * @param plan - a workbook plan
+ * @returns table name → its layout (table names are unique in a workbook)
+ * @example
+ * workbookLayout(plan)["Model"].columns["d_cpu_ms"].col // => 7
+ */
+export function workbookLayout(plan: WorkbookPlan): Record<string, TableLayout> {
+  const out: Record<string, TableLayout> = {};
+  for (const sheet of plan.sheets) {
+    for (const t of sheet.tables) {
+      const columns: TableLayout["columns"] = {};
+      t.columns.forEach((c, j) => (columns[c.key] = { header: c.header, col: t.at.col + j }));
+      out[t.name] = { sheet: sheet.name, table: t.name, at: { ...t.at }, rows: tableRowCount(t), columns };
+    }
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Chart sampling
+
+/** Most points per chart series a renderer draws: larger series are sampled evenly (first and last kept). */
+export const MAX_CHART_POINTS = 1000;
+
+/**
+ * Evenly samples paired x/y arrays down to at most `max` points (first and last kept), so a
+ * chart of a million subintervals gets `max` points.
+ *
+ * @example
+ * samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3) // => { x: [1, 3, 5], y: [1, 3, 5] }
+ */
+export function samplePoints(x: number[], y: number[], max = MAX_CHART_POINTS): { x: number[]; y: number[] } {
+  const n = Math.min(x.length, y.length);
+  if (n <= max) return { x: x.slice(0, n), y: y.slice(0, n) };
+  const xs: number[] = [];
+  const ys: number[] = [];
+  for (let i = 0; i < max; i++) {
+    const k = Math.round((i * (n - 1)) / (max - 1));
+    xs.push(x[k]);
+    ys.push(y[k]);
+  }
+  return { x: xs, y: ys };
 }

@@ -1,25 +1,25 @@
 /**
- * The sheet builder every lab sheet module uses: stacks tables below a sheet's notes (one blank row
- * between blocks) so formulas can name the cells they refer to, plus the number formats and the
- * small cell and chart helpers the sheet modules share.
+ * The sheet builder, the only way a sheet of a plan is built: it stacks tables below a sheet's
+ * notes by the plan's one placement rule ({@link rowBelow}: one blank row between blocks), so every
+ * table has its position, name and column keys before any formula names a cell of it; plus the
+ * number formats and the small cell and chart helpers the sheet modules share.
  */
 import {
+  cellA1,
   CellValue,
   ChartPlan,
   ColumnData,
-  columnLetter,
   ColumnPlan,
   ErrorCell,
   FormulaCell,
   isAddinFormulaCell,
   isFormulaCell,
+  rowBelow,
+  rowBelowTable,
   SeriesPlan,
   SheetPlan,
   TablePlan,
 } from "./plan";
-
-// The sheet modules take A1 letters from here with the rest of the builder.
-export { columnLetter };
 
 export interface ColumnSpec<T> extends ColumnPlan {
   key: string;
@@ -28,7 +28,7 @@ export interface ColumnSpec<T> extends ColumnPlan {
   keep?: boolean;
 }
 
-/** Builds one sheet, stacking tables below the notes with one blank row between blocks. */
+/** Builds one sheet, stacking tables below the notes by {@link rowBelow}. */
 export class SheetBuilder {
   readonly tables: TablePlan[] = [];
   readonly charts: ChartPlan[] = [];
@@ -38,7 +38,7 @@ export class SheetBuilder {
     readonly name: string,
     readonly notes: string[],
   ) {
-    this.nextRow = notes.length > 0 ? notes.length + 1 : 0;
+    this.nextRow = rowBelow(0, notes.length);
   }
 
   /** Adds a table; `get` receives `ref(key)`, the A1 address of another column in the same row. */
@@ -47,11 +47,10 @@ export class SheetBuilder {
     const present = specs.filter((c) => c.keep || items.some((it) => !isEmpty(c.get(it, () => "A1"))));
     const index = new Map(present.map((c, i) => [c.key, i] as const));
     const rows = items.map((it, i) => {
-      const excelRow = at.row + 2 + i; // 1-based: header at at.row + 1
       const ref = (k: string): string => {
         const c = index.get(k);
         if (c === undefined) throw new Error(`internal: column ${k} not in table ${name}`);
-        return `${columnLetter(at.col + c)}${excelRow}`;
+        return cellA1({ row: at.row + 1 + i, col: at.col + c });
       };
       return present.map((c) => c.get(it, ref));
     });
@@ -69,7 +68,7 @@ export class SheetBuilder {
       ...(arrayFormula !== undefined ? { arrayFormula } : {}),
     };
     this.tables.push(t);
-    this.nextRow += rows.length + 3;
+    this.nextRow = rowBelowTable(t);
     return t;
   }
 
@@ -98,7 +97,7 @@ export class SheetBuilder {
       at,
     };
     this.tables.push(t);
-    this.nextRow += length + 3;
+    this.nextRow = rowBelowTable(t);
     return t;
   }
 

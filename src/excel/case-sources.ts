@@ -14,7 +14,7 @@
  * Office.js side.
  */
 import { CPU_FIT_KEYS, CPU_FIT_TABLE } from "../analysis/lab-model";
-import { columnLetter } from "../analysis/plan";
+import { cellA1, parseReference } from "../analysis/plan";
 
 /** An Excel table as read: its name, sheet, top-left cell (0-based, the header row) and values (header first). */
 export interface ReadTable {
@@ -57,10 +57,6 @@ function isCpuFitTable(name: string, base: string): boolean {
   return /^[1-9]\d*$/.test(rest);
 }
 
-/** A sheet name as a formula reference ('Model', with quotes doubled). */
-function quoted(name: string): string {
-  return `'${name.replace(/'/g, "''")}'`;
-}
 
 const short = (x: unknown): string =>
   typeof x === "number" && Number.isFinite(x) ? String(Number(x.toPrecision(2))) : "?";
@@ -90,7 +86,7 @@ export function cpuCostChoices(tables: ReadTable[]): CpuCostChoice[] {
         `${t.sheet}: fitted marginal cost, ${String(line[col("group")] ?? "")} ` +
         `(95 % CI ${short(line[col("d_lo")])}–${short(line[col("d_hi")])}, ${String(line[col("usable")] ?? "")}` +
         `${typeof steps === "number" ? `, ${steps} steps` : ""})`;
-      const ref = `${quoted(t.sheet)}!$${columnLetter(t.col + col("d"))}$${t.row + i + 1}`;
+      const ref = cellA1({ row: t.row + i, col: t.col + col("d") }, { absolute: true, sheet: t.sheet });
       out.push({ refs: [ref], ms, label });
     }
   }
@@ -139,16 +135,9 @@ export async function readCpuCostChoices(): Promise<CpuCostChoice[]> {
 export async function readCellValues(refs: string[]): Promise<unknown[]> {
   if (refs.length === 0) return [];
   const cells = refs.map((ref) => {
-    const bang = ref.lastIndexOf("!");
-    const sheet = ref
-      .slice(0, bang)
-      .replace(/^'(.*)'$/, "$1")
-      .replace(/''/g, "'");
-    const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref.slice(bang + 1));
-    if (bang < 1 || !m) throw new Error(`${ref}: not a single-cell reference`);
-    let col = 0;
-    for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-    return { ref, sheet, row: Number(m[2]) - 1, col: col - 1 };
+    const r = parseReference(ref);
+    if (!r || !r.single || r.sheet === undefined) throw new Error(`${ref}: not a single-cell reference`);
+    return { ref, sheet: r.sheet, row: r.start.row, col: r.start.col };
   });
   return Excel.run(async (context) => {
     // getItem would fail at sync with a bare ItemNotFound; the null object lets the error name the

@@ -23,8 +23,10 @@
 import {
   cellResult,
   ChartPlan,
+  cellA1,
   columnIndex,
-  columnLetter,
+  MAX_CHART_POINTS,
+  samplePoints,
   SeriesPlan,
   SheetPlan,
   TablePlan,
@@ -34,7 +36,6 @@ import {
 } from "../analysis/plan";
 import {
   MAX_BLOCK_ROWS,
-  MAX_CHART_POINTS,
   MAX_REQUEST_BYTES,
   RowBlock,
   formulaRuns,
@@ -42,7 +43,6 @@ import {
   freeTableName,
   jsonBytes,
   rowBlocks,
-  samplePoints,
 } from "../report/blocks";
 
 /** The requirement set the renderer needs: series.add/setValues, freezePanes, chart series types (1.7). */
@@ -122,16 +122,6 @@ export function missingRequirements(): string | null {
 function isPayloadTooLarge(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? "";
   return code === "RequestPayloadSizeLimitExceeded" || /payload.*(size|large)/i.test(String((e as Error)?.message));
-}
-
-/** Where each table goes: the plan's `at`, or stacked below the notes and previous table. */
-function tablePositions(sheet: SheetPlan): { row: number; col: number }[] {
-  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
-  return sheet.tables.map((t) => {
-    const at = t.at ?? { row: next, col: 0 };
-    next = at.row + tableRowCount(t) + 2;
-    return at;
-  });
 }
 
 class Writer {
@@ -333,10 +323,7 @@ class Writer {
     excelChart.title.text = chart.title;
     excelChart.axes.categoryAxis.title.text = chart.xTitle;
     excelChart.axes.valueAxis.title.text = chart.yTitle;
-    excelChart.setPosition(
-      `${columnLetter(anchor.col)}${anchor.row + 1}`,
-      `${columnLetter(anchor.col + 7)}${anchor.row + 18}`,
-    );
+    excelChart.setPosition(cellA1(anchor), cellA1({ row: anchor.row + 17, col: anchor.col + 7 }));
     return bytes;
   }
 }
@@ -383,9 +370,9 @@ export function liveColumns(
 }
 
 /** Columns used by a sheet's notes and tables (charts and their data go to the right of them). */
-function usedColumns(sheet: SheetPlan, positions: { row: number; col: number }[]): number {
+function usedColumns(sheet: SheetPlan): number {
   let cols = sheet.notes.length > 0 ? 1 : 0;
-  sheet.tables.forEach((t, i) => (cols = Math.max(cols, positions[i].col + t.columns.length)));
+  for (const t of sheet.tables) cols = Math.max(cols, t.at.col + t.columns.length);
   return cols;
 }
 
@@ -421,7 +408,6 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         const name = freeSheetName(sheet.name, takenSheets);
         const ws = sheets.add(name);
         first ??= ws;
-        const positions = tablePositions(sheet);
         const rowsTotal = sheet.tables.reduce((a, t) => a + tableRowCount(t), 0);
         let rowsBefore = 0;
         const report = (rows: number): void =>
@@ -429,16 +415,16 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
         report(0);
         const noteBytes = writer.writeNotes(ws, sheet.notes, sheet.noteFormulas);
         await writer.sync(name, "sheet and notes", noteBytes, sheet.notes.length);
-        for (const [i, table] of sheet.tables.entries()) {
+        for (const table of sheet.tables) {
           const tableName = freeTableName(table.name, takenTables);
-          const isTable = await writer.writeTable(ws, name, table, positions[i], tableName, (rows) =>
+          const isTable = await writer.writeTable(ws, name, table, table.at, tableName, (rows) =>
             report(rowsBefore + rows),
           );
           rowsBefore += tableRowCount(table);
           if (isTable) tables.push(tableName);
         }
-        if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(positions[0].row + 1);
-        const used = usedColumns(sheet, positions);
+        if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(sheet.tables[0].at.row + 1);
+        const used = usedColumns(sheet);
         const dataCol = used + 10;
         let chartBytes = 0;
         // Each chart's data blocks (3 columns a series) after the previous chart's, never over them.
@@ -449,7 +435,7 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
             chart,
             chartCol,
             { row: 1 + i * 19, col: used + 1 },
-            sheet.tables.map((table, k) => ({ table, at: positions[k] })),
+            sheet.tables.map((table) => ({ table, at: table.at })),
           );
           chartCol += 3 * Math.max(1, chart.series.length);
           charts++;

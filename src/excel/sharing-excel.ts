@@ -19,6 +19,7 @@
  *
  * All `Excel.run` calls of the feature are here; the logic is in `src/sharing/` (pure: `freeze.ts`, `evaluate.ts`, `export.ts`).
  */
+import { parseCell } from "../analysis/plan";
 import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "../sharing/freeze";
 import { isErrorValue, Scalar } from "../sharing/evaluate";
 import type { ExportChart, ExportSheet } from "../sharing/export";
@@ -72,13 +73,6 @@ export function uniqueSheetName(base: string, suffix: string, taken: Set<string>
       return name;
     }
   }
-}
-
-function cellIndex(address: string): { row: number; col: number } {
-  const m = /^([A-Z]{1,3})(\d+)$/.exec(address) as RegExpExecArray;
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return { row: Number(m[2]) - 1, col: col - 1 };
 }
 
 /** Reads every sheet's used range that is small enough; returns the snapshots and the names skipped. */
@@ -202,7 +196,7 @@ export async function prepareForSharing(options: ShareOptions = {}): Promise<Sha
     for (const cell of frozen) {
       const target = copyOf.get(cell.sheet);
       if (!target) continue;
-      const { row, col } = cellIndex(cell.address);
+      const { row, col } = parseCell(cell.address);
       const r = cell.replacement;
       if (r.kind === "values") {
         target.ws.getRangeByIndexes(row, col, r.values.length, r.values[0]?.length ?? 1).values = r.values.map((line) =>
@@ -246,7 +240,7 @@ export async function prepareForSharing(options: ShareOptions = {}): Promise<Sha
       );
       const original = byName.get(c.original.toLowerCase()) as SheetSnapshot;
       for (const cell of frozen.filter((f) => f.sheet === c.original)) {
-        const { row, col } = cellIndex(cell.address);
+        const { row, col } = parseCell(cell.address);
         const was = original.values[row - original.row]?.[col - original.col];
         const now = used.values[row - used.rowIndex]?.[col - used.columnIndex];
         const same =

@@ -18,8 +18,6 @@ import { CellValue, ColumnPlan, TablePlan, tableCell, tableRowCount } from "../a
 export const MAX_REQUEST_BYTES = 4_000_000;
 /** Most rows per write block (Microsoft advises 5k–20k rows per block for large writes). */
 export const MAX_BLOCK_ROWS = 20_000;
-/** Most points per chart series: larger series are sampled evenly (first and last kept). */
-export const MAX_CHART_POINTS = 1000;
 /** Share of the request budget a block's arrays may use (the rest: action framing, formats of headers). */
 const BLOCK_SHARE = 0.85;
 
@@ -196,26 +194,6 @@ export function formulaRuns(block: RowBlock): { row: number; col: number; formul
     }
   }
   return runs;
-}
-
-/**
- * Evenly samples paired x/y arrays down to at most `max` points (first and last kept), so a
- * chart of a million subintervals gets `max` points.
- *
- * @example
- * samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3) // => { x: [1, 3, 5], y: [1, 3, 5] }
- */
-export function samplePoints(x: number[], y: number[], max = MAX_CHART_POINTS): { x: number[]; y: number[] } {
-  const n = Math.min(x.length, y.length);
-  if (n <= max) return { x: x.slice(0, n), y: y.slice(0, n) };
-  const xs: number[] = [];
-  const ys: number[] = [];
-  for (let i = 0; i < max; i++) {
-    const k = Math.round((i * (n - 1)) / (max - 1));
-    xs.push(x[k]);
-    ys.push(y[k]);
-  }
-  return { x: xs, y: ys };
 }
 
 /** Excel's sheet-name limit. */

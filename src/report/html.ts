@@ -19,7 +19,7 @@
 import { createHash } from "crypto";
 import { readFileSync } from "fs";
 import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
-import { tableRow, tableRowCount } from "../analysis/plan";
+import { rangeA1, tableRow, tableRowCount } from "../analysis/plan";
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -300,9 +300,11 @@ function renderSheet(sheet: SheetPlan, index: number, maxRows: number, charts: C
 }
 
 function renderTable(table: TablePlan, maxRows: number): string {
+  // Where the table is in the workbook (header and rows), the address its formulas use.
+  const last = { row: table.at.row + tableRowCount(table), col: table.at.col + table.columns.length - 1 };
   const out: string[] = [
     `<div class="table-wrap">`,
-    `<table>`,
+    `<table data-range="${rangeA1(table.at, last)}">`,
     `<caption>${escapeHtml(table.name)}</caption>`,
     `<thead><tr>`,
   ];

@@ -13,7 +13,16 @@
  * (the HTML report still draws them).
  */
 import JSZip from "jszip";
-import { ChartPlan, SheetPlan, tableRowCount, WorkbookPlan } from "../analysis/plan";
+import {
+  cellA1,
+  ChartPlan,
+  rangeA1,
+  rowBelow,
+  rowBelowTable,
+  SheetPlan,
+  tableRowCount,
+  WorkbookPlan,
+} from "../analysis/plan";
 
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const CT_CHART = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml";
@@ -26,17 +35,10 @@ function xml(text: string): string {
   );
 }
 
-function letters(col: number): string {
-  let s = "";
-  for (let n = col + 1; n > 0; n = Math.floor((n - 1) / 26)) s = String.fromCharCode(65 + ((n - 1) % 26)) + s;
-  return s;
-}
-
 /** `'Sheet name'!$C$5:$C$9` with the sheet name quoted as Excel requires. */
 function ref(sheet: string, row0: number, col: number, row1 = row0): string {
-  const quoted = `'${sheet.replace(/'/g, "''")}'`;
-  const a = `$${letters(col)}$${row0 + 1}`;
-  return row1 === row0 ? `${quoted}!${a}` : `${quoted}!${a}:$${letters(col)}$${row1 + 1}`;
+  const options = { absolute: true, sheet };
+  return row1 === row0 ? cellA1({ row: row0, col }, options) : rangeA1({ row: row0, col }, { row: row1, col }, options);
 }
 
 function numCache(values: number[], format: string): string {
@@ -126,7 +128,7 @@ export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined
   const source = chart.source;
   if (!source) return undefined;
   const table = sheet.tables.find((t) => t.name === source.table);
-  if (!table?.at) return undefined;
+  if (!table) return undefined;
   const at = table.at;
   const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
   const xCol = col(source.xColumn);
@@ -158,9 +160,7 @@ export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined
 
 /** The first sheet row below every table (and the notes). */
 function belowTables(sheet: SheetPlan): number {
-  let bottom = sheet.notes.length;
-  for (const t of sheet.tables) if (t.at) bottom = Math.max(bottom, t.at.row + tableRowCount(t) + 1);
-  return bottom + 1;
+  return Math.max(rowBelow(0, sheet.notes.length), ...sheet.tables.map(rowBelowTable));
 }
 
 function anchor(index: number, row: number, rId: string, col = 0): string {

@@ -21,8 +21,10 @@ import archiver from "archiver";
 import * as fs from "fs";
 import { Readable } from "stream";
 import {
+  CellPosition,
   CellValue,
   columnLetter,
+  rangeA1,
   SheetPlan,
   TablePlan,
   tableCell,
@@ -120,17 +122,12 @@ class SharedStrings {
 
 interface Placed {
   table: TablePlan;
-  at: { row: number; col: number };
+  at: CellPosition;
 }
 
-/** Where each table of a sheet goes (as `xlsx.ts` places them: below the notes, then below each other). */
+/** A sheet's tables with their positions (the plan's `at`). */
 function placeTables(sheet: SheetPlan): Placed[] {
-  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
-  return sheet.tables.map((table) => {
-    const at = table.at ?? { row: next, col: 0 };
-    next = Math.max(next, at.row + tableRowCount(table) + 3);
-    return { table, at };
-  });
+  return sheet.tables.map((table) => ({ table, at: table.at }));
 }
 
 /** One sheet's XML, produced in pieces of about 64 KiB. */
@@ -214,9 +211,10 @@ function* sheetXml(
   advance(cellsOut);
 }
 
-function filterRef(at: { row: number; col: number }, table: TablePlan): string {
-  const last = at.row + 1 + tableRowCount(table);
-  return `${columnLetter(at.col)}${at.row + 1}:${columnLetter(at.col + table.columns.length - 1)}${last}`;
+/** The range of a table with its header, for an autofilter (`sheet`: absolute and on that sheet). */
+function filterRef(at: CellPosition, table: TablePlan, sheet?: string): string {
+  const last = { row: at.row + tableRowCount(table), col: at.col + table.columns.length - 1 };
+  return rangeA1(at, last, sheet === undefined ? {} : { absolute: true, sheet });
 }
 
 function stringCell(ref: string, text: string, xf: number, strings: SharedStrings): string {
@@ -249,8 +247,8 @@ function workbookXml(plan: WorkbookPlan): string {
         undefined,
       );
       if (!largest || tableRowCount(largest.table) === 0) return "";
-      const ref = filterRef(largest.at, largest.table).replace(/([A-Z]+)(\d+)/g, "$$$1$$$2");
-      return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">'${esc(sheet.name.replace(/'/g, "''"))}'!${ref}</definedName>`;
+      const ref = filterRef(largest.at, largest.table, sheet.name);
+      return `<definedName name="_xlnm._FilterDatabase" localSheetId="${i}" hidden="1">${esc(ref)}</definedName>`;
     })
     .join("");
   return (

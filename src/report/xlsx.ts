@@ -116,12 +116,8 @@ const PAGE_SETUP: Partial<ExcelJS.PageSetup> = {
   paperSize: 9,
 };
 
-function renderTable(
-  ws: ExcelJS.Worksheet,
-  table: TablePlan,
-  at: { row: number; col: number },
-  widths: number[],
-): void {
+function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[]): void {
+  const at = table.at;
   const r0 = at.row + 1; // ExcelJS rows and columns are 1-based
   const c0 = at.col + 1;
   const headers = uniqueHeaders(table.columns.map((c) => c.header));
@@ -172,14 +168,8 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
     if (i === 0) cell.font = { bold: true, size: 13 };
   });
   const widths: number[] = [];
-  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
-  let firstHeader: number | null = null;
-  for (const table of sheet.tables) {
-    const at = table.at ?? { row: next, col: 0 };
-    renderTable(ws, table, at, widths);
-    if (firstHeader === null) firstHeader = at.row;
-    next = Math.max(next, at.row + tableRowCount(table) + 3);
-  }
+  for (const table of sheet.tables) renderTable(ws, table, widths);
+  const firstHeader = sheet.tables.length > 0 ? sheet.tables[0].at.row : null;
   widths.forEach((w, j) => {
     ws.getColumn(j + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w));
   });
@@ -247,10 +237,8 @@ const DEFAULT_STREAM_ABOVE = 250_000;
 /** Column widths of a sheet from its headers and (the first 2000 rows of) its tables. */
 function sheetWidths(sheet: SheetPlan): number[] {
   const widths: number[] = [];
-  let next = sheet.notes.length > 0 ? sheet.notes.length + 1 : 0;
   for (const table of sheet.tables) {
-    const at = table.at ?? { row: next, col: 0 };
-    next = Math.max(next, at.row + tableRowCount(table) + 3);
+    const at = table.at;
     table.columns.forEach((col, j) => {
       let w = Math.max(widths[at.col + j] ?? 0, col.header.length + 3);
       const n = Math.min(tableRowCount(table), 2000);

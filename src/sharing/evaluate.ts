@@ -27,6 +27,7 @@ import {
   Value,
 } from "../formula";
 import { runtimeFunctions, WorksheetFunctions } from "./functions";
+import { cellA1, parseReference, rangeA1, Reference } from "../analysis/plan";
 
 export { ErrorValue, isErrorValue, Scalar, Value } from "../formula";
 
@@ -38,17 +39,11 @@ export class Unsupported extends Error {
   }
 }
 
-/** Resolves a reference: `sheet` undefined for the formula's own sheet; `range` like "B2" or "B2:C9". */
-export type ResolveRange = (sheet: string | undefined, range: string) => Scalar[][];
-
-/** Splits `'My sheet'!A1:B2` / `Model!A1` / `A1` into sheet (unquoted) and range. */
-export function splitReference(ref: string): { sheet: string | undefined; range: string } {
-  const bang = ref.lastIndexOf("!");
-  if (bang < 0) return { sheet: undefined, range: ref };
-  let sheet = ref.slice(0, bang);
-  if (sheet.startsWith("'") && sheet.endsWith("'")) sheet = sheet.slice(1, -1).replace(/''/g, "'");
-  return { sheet, range: ref.slice(bang + 1) };
-}
+/**
+ * Resolves a reference: `sheet` undefined for the formula's own sheet; `range` like "B2" or "B2:C9"
+ * (no `$`); `ref` the same reference as read (its corners' positions).
+ */
+export type ResolveRange = (sheet: string | undefined, range: string, ref: Reference) => Scalar[][];
 
 const CAPLAB_PREFIX = /^(?:CAPLAB\.|_XLDUDF_CAPLAB_)/;
 
@@ -57,11 +52,10 @@ function sharingHost(resolve: ResolveRange, functions: WorksheetFunctions): Form
   return {
     name: "the sharing evaluator",
     reference(text) {
-      const { sheet, range } = splitReference(text);
-      if (!/^\$?[A-Z]{1,3}\$?\d+(:\$?[A-Z]{1,3}\$?\d+)?$/i.test(range)) {
-        throw new Unsupported(`the reference ${text} (names and whole rows or columns are not evaluated)`);
-      }
-      return resolve(sheet, range.replace(/\$/g, "").toUpperCase());
+      const ref = parseReference(text);
+      if (!ref) throw new Unsupported(`the reference ${text} (names and whole rows or columns are not evaluated)`);
+      const range = ref.single ? cellA1(ref.start) : rangeA1(ref.start, ref.end);
+      return resolve(ref.sheet, range, ref);
     },
     rangeOperator: (op) => new Unsupported(`the operator ${op === " " ? "space" : op}`),
     errorLiteral: (code) => errorValue(code),

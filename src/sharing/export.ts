@@ -18,9 +18,9 @@
  */
 import ExcelJS from "exceljs";
 import { tokenize } from "@borgar/fx";
-import { columnLetter } from "../analysis/plan";
+import { addressA1, cellA1, CellPosition, parseReference, quoteSheet, splitSheet } from "../analysis/plan";
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./freeze";
-import { isErrorValue, splitReference } from "./evaluate";
+import { isErrorValue } from "./evaluate";
 import { insertCharts, scatterChartXml } from "../report/xlsx-charts";
 
 /** A chart of a sheet to export, as Office.js reads it back (ExcelApi 1.15). */
@@ -50,15 +50,15 @@ export interface ExportSheet extends SheetSnapshot {
   charts?: ExportChart[];
 }
 
-const RANGE_REF = /^(?:'((?:[^']|'')+)'|([A-Za-z_][A-Za-z0-9_.]*))!(\$?[A-Z]{1,3}\$?\d+(?::\$?[A-Z]{1,3}\$?\d+)?)$/;
-
 /** A series range on one of the exported sheets, as `'Sheet'!$A$1:$A$4`; undefined for anything else. */
-function exportedRange(text: string, exported: Set<string>): { ref: string; sheet: string; first: string } | undefined {
-  const m = RANGE_REF.exec(text.replace(/^=/, "").trim());
-  if (!m) return undefined;
-  const sheet = m[1] !== undefined ? m[1].replace(/''/g, "'") : m[2];
-  if (!exported.has(sheet.toLowerCase())) return undefined;
-  return { ref: `'${sheet.replace(/'/g, "''")}'!${m[3]}`, sheet, first: m[3].split(":")[0].replace(/\$/g, "") };
+function exportedRange(
+  text: string,
+  exported: Set<string>,
+): { ref: string; sheet: string; first: CellPosition } | undefined {
+  const r = parseReference(text.replace(/^=/, "").trim());
+  if (!r || r.sheet === undefined || !exported.has(r.sheet.toLowerCase())) return undefined;
+  const range = r.single ? addressA1(r.start) : `${addressA1(r.start)}:${addressA1(r.end)}`;
+  return { ref: `${quoteSheet(r.sheet)}!${range}`, sheet: r.sheet, first: r.start };
 }
 
 /**
@@ -92,12 +92,9 @@ function chartParts(sheet: ExportSheet, byName: Map<string, ExportSheet>): { par
       continue;
     }
     // The y axis shows the number format of the first y cell, on the sheet that range names.
-    const first = series[0].y as { first: string; sheet: string };
+    const first = series[0].y as { first: CellPosition; sheet: string };
     const ySheet = byName.get(first.sheet.toLowerCase()) as ExportSheet;
-    const at = /^([A-Z]+)(\d+)$/.exec(first.first) as RegExpExecArray;
-    let col = 0;
-    for (const ch of at[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-    const yFormat = ySheet.numberFormat?.[Number(at[2]) - 1 - ySheet.row]?.[col - 1 - ySheet.col] ?? "General";
+    const yFormat = ySheet.numberFormat?.[first.first.row - ySheet.row]?.[first.first.col - ySheet.col] ?? "General";
     parts.push(
       scatterChartXml({
         title: chart.title,
@@ -148,7 +145,7 @@ export function refersOutside(formula: string, exported: Set<string>): boolean {
   return tokens.some((t) => {
     if (t.type === "structured" || t.type === "range_named") return true;
     if (!SHEET_REFERENCES.has(t.type)) return false;
-    const { sheet } = splitReference(t.value);
+    const { sheet } = splitSheet(t.value);
     return sheet !== undefined && !exported.has(sheet.toLowerCase());
   });
 }
@@ -200,7 +197,7 @@ export async function valuesOnlyExport(
         const live = formulaOf(formula, raw) !== undefined && typeof formula === "string";
         if (live && hasCaplabFormula(formula)) {
           throw new Error(
-            `${sheet.name}!${columnLetter(sheet.col + j)}${sheet.row + i + 1}: still has a Capacity Lab formula (${formula}); freeze it first`,
+            `${sheet.name}!${cellA1({ row: sheet.row + i, col: sheet.col + j })}: still has a Capacity Lab formula (${formula}); freeze it first`,
           );
         }
         if (live && !refersOutside(formula, exported)) {

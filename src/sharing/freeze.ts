@@ -17,8 +17,8 @@
  * frozen cells on a `Frozen formulas` sheet and checks that no copy has a `CAPLAB.` formula left.
  */
 import { tokenize } from "@borgar/fx";
-import { FormulaEvaluator, isErrorValue, Scalar, splitReference, Unsupported, Value } from "./evaluate";
-import { columnLetter } from "../analysis/plan";
+import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "./evaluate";
+import { addressA1, CellAddress, cellA1, parseCell, parseReference, quoteSheet, Reference } from "../analysis/plan";
 
 /** A sheet as Office.js reads it: the used range's position and its `formulas` and `values`. */
 export interface SheetSnapshot {
@@ -77,14 +77,6 @@ export function formulaOf(formula: unknown, value: unknown): string | undefined 
   return typeof formula === "string" && formula.startsWith("=") && formula !== value ? formula : undefined;
 }
 
-function cellRef(a1: string): { row: number; col: number } {
-  const m = /^([A-Z]{1,3})(\d+)$/.exec(a1);
-  if (!m) throw new Unsupported(`the address ${a1}`);
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return { row: Number(m[2]) - 1, col: col - 1 };
-}
-
 function toScalar(v: unknown): Scalar {
   if (v === undefined || v === "") return null;
   if (typeof v === "number" || typeof v === "string" || typeof v === "boolean" || v === null) return v;
@@ -128,19 +120,15 @@ export function nativeNpvEquivalent(formula: string): string | undefined {
     .join("");
   const flows = inner.slice(commas[0] + 1);
   if (flows.length !== 1 || flows[0].type !== "range") return undefined;
-  const { sheet, range } = splitReference(flows[0].value);
-  const m = /^(\$?)([A-Z]{1,3})(\$?)(\d+):(\$?)([A-Z]{1,3})(\$?)(\d+)$/i.exec(range);
-  if (!m) return undefined;
-  const prefix = sheet === undefined ? "" : flows[0].value.slice(0, flows[0].value.lastIndexOf("!") + 1);
-  const [, c1a, c1, r1a, r1, c2a, c2, r2a, r2] = m;
-  const a = cellRef(`${c1.toUpperCase()}${r1}`);
-  const b = cellRef(`${c2.toUpperCase()}${r2}`);
+  const ref = parseReference(flows[0].value);
+  if (!ref || ref.single) return undefined;
+  const prefix = ref.sheet === undefined ? "" : `${quoteSheet(ref.sheet)}!`;
+  const { start: a, end: b } = ref;
   const column = a.col === b.col && b.row > a.row;
   const row = a.row === b.row && b.col > a.col;
   if (!column && !row) return undefined; // one cell, a 2-D block or a reversed range
-  const first = `${prefix}${c1a}${c1}${r1a}${r1}`;
-  const secondStart = column ? `${c1a}${c1}${r1a}${a.row + 2}` : `${c1a}${columnLetter(a.col + 1)}${r1a}${r1}`;
-  return `=${first}+NPV(${rate},${prefix}${secondStart}:${c2a}${c2}${r2a}${r2})`;
+  const second: CellAddress = column ? { ...a, row: a.row + 1 } : { ...a, col: a.col + 1 };
+  return `=${prefix}${addressA1(a)}+NPV(${rate},${prefix}${addressA1(second)}:${addressA1(b)})`;
 }
 
 /**
@@ -169,7 +157,7 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
     const formula = formulaOf(sheet.formulas[i]?.[j], sheet.values[i]?.[j]);
     if (hasCaplabFormula(formula)) {
       const v = evaluateCell(sheet, row, col);
-      if (v instanceof Unsupported) throw new Unsupported(`${sheet.name}!${columnLetter(col)}${row + 1}: ${v.message}`);
+      if (v instanceof Unsupported) throw new Unsupported(`${sheet.name}!${cellA1({ row, col })}: ${v.message}`);
       return Array.isArray(v) ? (v[0]?.[0] ?? null) : v;
     }
     const v = sheet.values[i]?.[j];
@@ -178,12 +166,10 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
 
   const resolverFor =
     (home: SheetSnapshot) =>
-    (sheetName: string | undefined, range: string): Scalar[][] => {
+    (sheetName: string | undefined, range: string, ref: Reference): Scalar[][] => {
       const sheet = sheetName === undefined ? home : byName.get(sheetName.toLowerCase());
       if (!sheet) throw new Unsupported(`the sheet ${sheetName} is not among those read`);
-      const [from, to] = range.split(":");
-      const a = cellRef(from);
-      const b = to === undefined ? a : cellRef(to);
+      const { start: a, end: b } = ref;
       if ((b.row - a.row + 1) * (b.col - a.col + 1) > 1_000_000)
         throw new Unsupported(`the range ${range} is too large`);
       const out: Scalar[][] = [];
@@ -225,7 +211,7 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
         if (formula === undefined || !hasCaplabFormula(formula)) return;
         const row = sheet.row + i;
         const col = sheet.col + j;
-        const address = `${columnLetter(col)}${row + 1}`;
+        const address = cellA1({ row, col });
         const native = options.nativeEquivalents ? nativeNpvEquivalent(formula) : undefined;
         const v = evaluateCell(sheet, row, col);
         let replacement: Replacement;
@@ -303,7 +289,7 @@ export function applyFreeze(sheet: SheetSnapshot, cells: FrozenCell[]): SheetSna
   };
   for (const c of cells) {
     if (c.sheet !== sheet.name) continue;
-    const { row, col } = cellRef(c.address);
+    const { row, col } = parseCell(c.address);
     const r = c.replacement;
     if (r.kind === "formula") put(row, col, r.formula, c.value);
     else if (r.kind === "values") {

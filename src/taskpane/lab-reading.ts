@@ -7,8 +7,7 @@ import { LabFileResult, readLabStream } from "../import/detect";
 import { formatProblem } from "../import/types";
 import { collectLabData } from "../analysis/lab-data";
 import { buildLabPlan } from "../analysis/lab-plan";
-import type { WorkbookPlan } from "../analysis/plan";
-import { MAX_CHART_POINTS, samplePoints } from "../report/blocks";
+import { MAX_CHART_POINTS, samplePoints, type WorkbookPlan } from "../analysis/plan";
 
 /** Chunk size of File.slice reads (as `caplab report` reads 1 MiB chunks). */
 export const CHUNK_BYTES = 1 << 20;

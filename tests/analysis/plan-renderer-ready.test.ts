@@ -6,9 +6,10 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { buildLabPlan, columnLetter } from "../../src/analysis/lab-plan";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
 import {
   CellValue,
+  columnLetter,
   cellResult,
   columnIndex,
   isAddinFormulaCell,

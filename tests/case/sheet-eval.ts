@@ -8,17 +8,12 @@
  * know throws, so it fails the test instead of passing silently.
  */
 import "./publish-functions";
-import { CellValue, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
+import { CellValue, parseCell, Reference, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
 import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/sharing/evaluate";
 import { SheetSnapshot } from "../../src/sharing/freeze";
 
-export function parseA1(ref: string): { row: number; col: number } {
-  const m = /^\$?([A-Z]{1,3})\$?(\d+)$/.exec(ref);
-  if (!m) throw new Error(`not a cell address: ${ref}`);
-  let col = 0;
-  for (const ch of m[1]) col = col * 26 + (ch.charCodeAt(0) - 64);
-  return { row: Number(m[2]) - 1, col: col - 1 };
-}
+/** A cell address's 0-based position (the plan's reader; `$` anchors allowed). */
+export const parseA1 = parseCell;
 
 /** Rows and columns spanned by cells keyed "row,col" (0-based), as a used range starting at A1. */
 export function extentOf(cells: Map<string, unknown>): { rows: number; cols: number } {
@@ -37,7 +32,6 @@ export function planCells(sheet: SheetPlan): Map<string, CellValue> {
   const cells = new Map<string, CellValue>();
   sheet.notes.forEach((n, i) => cells.set(`${i},0`, n));
   for (const t of sheet.tables) {
-    if (!t.at) throw new Error(`table ${t.name} has no position`);
     const { row, col } = t.at;
     t.columns.forEach((c, j) => cells.set(`${row},${col + j}`, c.header));
     for (let i = 0; i < tableRowCount(t); i++) {
@@ -60,7 +54,7 @@ export class SheetGrid {
     },
   ) {
     this.cells = planCells(sheet);
-    this.evaluator = new FormulaEvaluator((sheetName, range) => this.range(sheetName, range));
+    this.evaluator = new FormulaEvaluator((sheetName, range, ref) => this.range(sheetName, range, ref));
   }
 
   /** Replaces a cell (an input edit); clears computed values. */
@@ -111,11 +105,9 @@ export class SheetGrid {
     }
   }
 
-  private range(sheetName: string | undefined, range: string): Scalar[][] {
+  private range(sheetName: string | undefined, range: string, ref: Reference): Scalar[][] {
     if (sheetName !== undefined) return [[this.external(`'${sheetName}'!${range}`)]];
-    const [from, to] = range.split(":");
-    const a = parseA1(from);
-    const b = to === undefined ? a : parseA1(to);
+    const { start: a, end: b } = ref;
     const out: Scalar[][] = [];
     for (let r = a.row; r <= b.row; r++) {
       const line: Scalar[] = [];

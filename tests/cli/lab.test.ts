@@ -156,6 +156,7 @@ describe("buildIogen", () => {
 describe("formatTextTable", () => {
   const table = {
     name: "T",
+    at: { row: 0, col: 0 },
     columns: [
       { key: "name", header: "name" },
       { key: "step", header: "step", numFmt: "0" },

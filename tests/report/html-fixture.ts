@@ -43,6 +43,7 @@ export function fixturePlan(): WorkbookPlan {
         tables: [
           {
             name: "Steps",
+            at: { row: 3, col: 0 },
             columns: [
               { key: "step", header: "step", numFmt: "0" },
               { key: "protocol", header: "protocol", numFmt: "@", description: `label column ${HOSTILE_ATTR}` },
@@ -74,6 +75,7 @@ export function fixturePlan(): WorkbookPlan {
         tables: [
           {
             name: "Model",
+            at: { row: 2, col: 0 },
             columns: [
               { key: "step", header: "step", numFmt: "0" },
               { key: "d_ms", header: "D_ms", numFmt: "0.0000" },

@@ -128,6 +128,7 @@ describe("renderHtml structure", () => {
           tables: [
             {
               name: "Subintervals",
+              at: { row: 0, col: 0 },
               columns: [
                 { key: "label", header: "label", numFmt: "@" },
                 { key: "iops", header: "IOPS", numFmt: "0.0" },

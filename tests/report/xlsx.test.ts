@@ -94,7 +94,7 @@ describe("renderXlsx", () => {
         {
           name: "S",
           notes: ["n"],
-          tables: [{ name: "Empty", columns: [{ key: "a", header: "a" }], rows: [] }],
+          tables: [{ name: "Empty", at: { row: 2, col: 0 }, columns: [{ key: "a", header: "a" }], rows: [] }],
           charts: [],
           freezeHeader: true,
         },
