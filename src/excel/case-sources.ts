@@ -57,7 +57,6 @@ function isCpuFitTable(name: string, base: string): boolean {
   return /^[1-9]\d*$/.test(rest);
 }
 
-
 const short = (x: unknown): string =>
   typeof x === "number" && Number.isFinite(x) ? String(Number(x.toPrecision(2))) : "?";
 
