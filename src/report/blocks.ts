@@ -21,9 +21,19 @@ export const MAX_BLOCK_ROWS = 20_000;
 /** Share of the request budget a block's arrays may use (the rest: action framing, formats of headers). */
 const BLOCK_SHARE = 0.85;
 
-/** Text Excel would read as a formula, or mangle into a number/date, unless the cell is text-formatted. */
+/**
+ * Text Excel would read as a formula, or mangle into a number/date, unless the cell is
+ * text-formatted: a formula's first character; a digit, point, currency sign or parenthesis
+ * ("00123", "1/2", "£100", "(12)"); TRUE/FALSE; a month name followed by a number ("Jan 5",
+ * "June 2024", which Excel takes for dates).
+ */
 export function needsTextFormat(s: string): boolean {
-  return /^[=+\-@\t\r]/.test(s) || /^\s*[\d.$€£(]/.test(s) || /^\s*(true|false)\s*$/i.test(s);
+  return (
+    /^[=+\-@\t\r]/.test(s) ||
+    /^\s*[\d.$€£(]/.test(s) ||
+    /^\s*(true|false)\s*$/i.test(s) ||
+    /^\s*(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?[\s\-/,]+\d/i.test(s)
+  );
 }
 
 /** A formula whose function comes from this add-in (written only when the functions are registered). */

@@ -14,6 +14,7 @@ import { renderWorkbookPlan } from "../../src/excel/render-plan";
 import { exportValuesOnlyWorkbook, prepareForSharing } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { createFakeHost, installFakeHost } from "../excel/fake-excel";
+import * as wrappers from "../../src/functions/functions";
 import { parseA1, planCells } from "./sheet-eval";
 import { cellResult } from "../../src/analysis/plan";
 
@@ -21,7 +22,7 @@ const EXAMPLE = path.join(__dirname, "..", "..", "examples", "nfs-vs-fc-70k-iops
 
 it("a new case written by the pane's renderer has CAPLAB formulas; prepared for sharing it has none, with the same values", async () => {
   const built = casePlanFromJson(JSON.parse(fs.readFileSync(EXAMPLE, "utf8")), { forExcelAddin: true });
-  const host = createFakeHost();
+  const host = createFakeHost({ functions: wrappers });
   installFakeHost(globalThis as unknown as Record<string, unknown>, host);
   const rendered = await renderWorkbookPlan(built.plan, { functionsRegistered: true });
   expect(rendered.addinFormulas).toBe(true);

@@ -12,6 +12,7 @@ import { exportValuesOnlyWorkbook, prepareForSharing, uniqueSheetName } from "..
 import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { excelSnapshot } from "./sheet-eval";
 import { createFakeHost, FakeSheet, FakeWorkbook, installFakeHost } from "../excel/fake-excel";
+import * as wrappers from "../../src/functions/functions";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "merging-helpdesks.json");
 
@@ -25,7 +26,7 @@ function workbook(excelApiMinor = 17): FakeWorkbook {
   json.options[0].name = '=HYPERLINK("http://x","two sites")'; // a hostile label: must stay text
   const built = casePlanFromJson(json);
   const snap = excelSnapshot(built.plan.sheets[0], built.layout.addinFormulas);
-  const host = createFakeHost({ excelApiMinor });
+  const host = createFakeHost({ excelApiMinor, functions: wrappers });
   installFakeHost(globalThis as unknown as Record<string, unknown>, host);
   const wb = host.workbook;
   const model = new FakeSheet("Model");

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as http from "http";
 import * as path from "path";
-import * as ts from "typescript";
+import * as esbuild from "esbuild";
 import { AddressInfo } from "net";
 import { Browser, chromium, Page } from "playwright-core";
 
@@ -30,13 +30,20 @@ const TYPES: Record<string, string> = {
 
 /** The fake host as a browser script: installs Office/Excel/CustomFunctions on window. */
 export function fakeOfficeScript(options: Record<string, unknown> = {}): string {
-  const source = fs.readFileSync(path.join(ROOT, "tests/excel/fake-excel.ts"), "utf8");
-  const js = ts.transpileModule(source, {
-    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2020 },
-  }).outputText;
+  // Bundled with its imports (the project's formula evaluator calculates the fake's formulas).
+  const bundled = esbuild.buildSync({
+    entryPoints: [path.join(ROOT, "tests/excel/fake-excel.ts")],
+    bundle: true,
+    format: "iife",
+    globalName: "FakeExcel",
+    platform: "browser",
+    target: "es2020",
+    write: false,
+    logLevel: "silent",
+  });
   return (
-    `(function(){var exports={};var module={exports:exports};\n${js}\n` +
-    `var host=exports.createFakeHost(${JSON.stringify(options)});exports.installFakeHost(window,host);})();`
+    `${bundled.outputFiles[0].text}\n` +
+    `(function(){var host=FakeExcel.createFakeHost(${JSON.stringify(options)});FakeExcel.installFakeHost(window,host);})();`
   );
 }
 

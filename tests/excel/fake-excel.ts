@@ -1,26 +1,22 @@
 /**
- * An in-memory Office / Excel / CustomFunctions host: the subset of Office.js the lab renderer
- * (`src/excel/render-plan.ts`) calls, with the behaviours that matter for it:
- * - operations are queued and applied at `context.sync()`, like Office.js batches;
- * - each sync's request is serialized (JSON of every queued operation and its arguments) and a
- *   request over `maxRequestBytes` (default 5 MB, Excel on the web's limit) is refused with
- *   `RequestPayloadSizeLimitExceeded` and nothing of it applied;
- * - `Range.values` with a text that begins with "=" in a cell not formatted as text ("@") becomes a
- *   formula (the injection trap), and "+", "-", "@" texts likewise;
- * - a worksheet name already used (case-insensitive) is refused, as Excel does;
- * - for "Prepare for sharing" (`src/excel/sharing-excel.ts`): `Worksheet.copy` (cells, formats,
- *   charts), renaming, `getItem`, used ranges and range reads (`load` of formulas, values,
- *   valueTypes, numberFormat, column widths, applied in batch order at `sync`),
- *   `Range.copyFrom(…, "Values")` and `Excel.createWorkbook` (the base64 is kept in
- *   `workbook.created`);
- * - calculation: a formula cell keeps the value written before it (the renderers write the computed
- *   result first, then the formula, in one request), except a formula that is a bare call of a
- *   registered custom function on references and numbers (`=CAPLAB.DOE_FIT(A5:B8,C5:C8,2)`), which
- *   is computed at each sync by that function — as Excel does — and spills its array result.
+ * An in-memory Office / Excel / CustomFunctions host: the subset of Office.js the add-in calls,
+ * strict where the add-in depends on Excel's behaviour — batches that fail at their first bad
+ * operation, 5 MB request and response limits in UTF-8, typed-value coercion unless a cell is
+ * text, formula parsing and calculation by the project's evaluator, #SPILL!, sheet and table name
+ * rules, tables kept by a sheet copy, latency per sync. What it models, with sources, and what it
+ * does not: tests/excel/README.md.
  *
- * A plain module with no Node imports: the Jest tests use it directly and the browser e2e host page
- * bundles it (`createFakeHost` + `installFakeHost`).
+ * Also for "Prepare for sharing" (`src/excel/sharing-excel.ts`): `Worksheet.copy`, renaming,
+ * `getItem`, used ranges and range reads (`load` of formulas, values, valueTypes, numberFormat,
+ * column widths, applied in batch order at `sync`), `Range.copyFrom(…, "Values")` and
+ * `Excel.createWorkbook` (the base64 is kept in `workbook.created`).
+ *
+ * The Jest tests use it directly; the browser tests bundle it with its imports (esbuild, in
+ * tests/e2e/harness.ts) and install it in place of office.js (`createFakeHost` + `installFakeHost`).
  */
+
+import { errorValue, isErrorValue, isMatrix, parseFormula, Scalar, Value } from "../../src/formula";
+import { FormulaEvaluator, Unsupported } from "../../src/sharing/evaluate";
 
 export interface FakeCell {
   value: number | string | boolean;
@@ -91,7 +87,87 @@ export class FakeSheet {
   private count = 0;
   /** Cells ("row,col") whose value is an Excel error shown as its code ("#N/A"): valueTypes "Error". */
   errors = new Set<string>();
+  /** Spilled results: anchor "row,col" → its size; each covered cell "row,col" → its anchor. */
+  spills = new Map<string, { rows: number; cols: number }>();
+  spillOwner = new Map<string, string>();
   constructor(public name: string) {}
+
+  /** Every formula cell as [row, col, formula]. */
+  *formulaCells(): Generator<[number, number, string]> {
+    for (const [key, p] of this.pages) {
+      if (!p.formulas || p.formulas.size === 0) continue;
+      const col = Math.floor(key / ROW_PAGES);
+      const base = (key % ROW_PAGES) * PAGE_ROWS;
+      for (const [i, f] of p.formulas) yield [base + i, col, f];
+    }
+  }
+
+  /** A cell written by the add-in is no longer part of a spill: the spill's formula then shows #SPILL!. */
+  claim(row: number, col: number): void {
+    if (this.spillOwner.size > 0) this.spillOwner.delete(`${row},${col}`);
+  }
+
+  /**
+   * Shows a formula's result at (row, col): a scalar in the cell, an array spilled over the cells
+   * below and to the right — or #SPILL! when one of them holds something, or the formula is in a
+   * table (Excel tables do not hold spills). Returns whether anything shown changed.
+   */
+  writeResult(row: number, col: number, result: Value, inTable: boolean): boolean {
+    const anchor = `${row},${col}`;
+    const block: Scalar[][] = isMatrix(result) ? result : [[result]];
+    const rows = block.length;
+    const cols = rows > 0 ? block[0].length : 0;
+    const shown = (r: number, c: number): string => JSON.stringify([this.valueAt(r, c), this.errors.has(`${r},${c}`)]);
+    const touched = new Map<string, string>();
+    const note = (r: number, c: number): void => {
+      const k = `${r},${c}`;
+      if (!touched.has(k)) touched.set(k, shown(r, c));
+    };
+    note(row, col);
+    let blocked = rows * cols > 1 && inTable;
+    for (let i = 0; i < rows && !blocked; i++)
+      for (let j = 0; j < cols && !blocked; j++) {
+        if (i === 0 && j === 0) continue;
+        const k = `${row + i},${col + j}`;
+        const free =
+          this.spillOwner.get(k) === anchor ||
+          (this.formulaAt(row + i, col + j) === null && this.valueAt(row + i, col + j) === "");
+        if (!free) blocked = true;
+      }
+    // Clear the previous spill of this formula.
+    const before = this.spills.get(anchor);
+    if (before) {
+      for (let i = 0; i < before.rows; i++)
+        for (let j = 0; j < before.cols; j++) {
+          const k = `${row + i},${col + j}`;
+          if ((i === 0 && j === 0) || this.spillOwner.get(k) !== anchor) continue;
+          note(row + i, col + j);
+          this.spillOwner.delete(k);
+          this.remove(row + i, col + j);
+          this.errors.delete(k);
+        }
+      this.spills.delete(anchor);
+    }
+    if (blocked || rows === 0 || cols === 0) {
+      this.setValue(row, col, "#SPILL!");
+      this.setError(row, col, true);
+    } else {
+      for (let i = 0; i < rows; i++)
+        for (let j = 0; j < cols; j++) {
+          note(row + i, col + j);
+          const { value, error } = cellOf(block[i][j]);
+          if (i > 0 || j > 0) this.spillOwner.set(`${row + i},${col + j}`, anchor);
+          this.setValue(row + i, col + j, value);
+          this.setError(row + i, col + j, error);
+        }
+      if (rows * cols > 1) this.spills.set(anchor, { rows, cols });
+    }
+    for (const [k, old] of touched) {
+      const [r, c] = parseKey(k);
+      if (shown(r, c) !== old) return true;
+    }
+    return false;
+  }
 
   private page(row: number, col: number, create: boolean): Page | undefined {
     const key = col * ROW_PAGES + Math.floor(row / PAGE_ROWS);
@@ -208,7 +284,7 @@ export class FakeSheet {
   /** Marks or unmarks a cell's value as an Excel error. */
   setError(row: number, col: number, on: boolean): void {
     if (on) this.errors.add(`${row},${col}`);
-    else this.errors.delete(`${row},${col}`);
+    else if (this.errors.size > 0) this.errors.delete(`${row},${col}`);
   }
 
   /** A deep copy under another name (what `Worksheet.copy` makes). */
@@ -391,18 +467,53 @@ export class FakeWorkbook {
   created: string[] = [];
   /** Custom functions by id (what `CustomFunctions.associate` registered), for calculation. */
   functions = new Map<string, unknown>();
-  /** Cells holding a bare custom-function call, recalculated at each sync. */
-  calls: { sheet: FakeSheet; row: number; col: number }[] = [];
-  constructor(public maxRequestBytes = 5_000_000) {}
+  /** Formulas the last calculation could not compute (they keep the value written before them). */
+  uncalculated: string[] = [];
+  /** Milliseconds each `sync()` takes on top of its work (a round trip to Excel on the web). */
+  latencyMs = 0;
+  constructor(
+    public maxRequestBytes = 5_000_000,
+    public maxResponseBytes = 5_000_000,
+  ) {}
 
   sheet(name: string): FakeSheet | undefined {
     return this.sheets.find((s) => s.name.toLowerCase() === name.toLowerCase());
   }
-}
 
-const BARE_CALL = /^=CAPLAB\.([A-Z][A-Z0-9_.]*)\((.*)\)$/i;
-const REFERENCE =
-  /^(?:'((?:[^']|'')+)'!|([A-Za-z_][A-Za-z0-9_.]*)!)?\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/;
+  /** The table holding a cell, if any. */
+  tableAt(sheet: string, row: number, col: number): FakeTable | undefined {
+    return this.tables.find(
+      (t) =>
+        t.sheet.toLowerCase() === sheet.toLowerCase() &&
+        row >= t.row &&
+        row < t.row + t.rows &&
+        col >= t.col &&
+        col < t.col + t.cols,
+    );
+  }
+
+  /** A reference's values for the evaluator: errors as error values, empty cells as null. */
+  rangeValues(home: FakeSheet, name: string | undefined, range: string): Scalar[][] {
+    const sheet = name === undefined ? home : this.sheet(name);
+    if (!sheet) throw new RangeError(`no sheet ${name}`);
+    const m = /^([A-Z]{1,3})(\d+)(?::([A-Z]{1,3})(\d+))?$/.exec(range);
+    if (!m) throw new Unsupported(`the reference ${range}`);
+    const r0 = Number(m[2]) - 1;
+    const c0 = columnIndex(m[1]);
+    const r1 = m[4] === undefined ? r0 : Number(m[4]) - 1;
+    const c1 = m[3] === undefined ? c0 : columnIndex(m[3]);
+    const out: Scalar[][] = [];
+    for (let r = Math.min(r0, r1); r <= Math.max(r0, r1); r++) {
+      const line: Scalar[] = [];
+      for (let c = Math.min(c0, c1); c <= Math.max(c0, c1); c++) {
+        const v = sheet.valueAt(r, c);
+        line.push(sheet.errors.has(`${r},${c}`) ? errorValue(String(v)) : v === "" ? null : v);
+      }
+      out.push(line);
+    }
+    return out;
+  }
+}
 
 function columnIndex(letters: string): number {
   let col = 0;
@@ -410,69 +521,247 @@ function columnIndex(letters: string): number {
   return col - 1;
 }
 
-/** Splits a call's argument text at its top-level commas. */
-function splitArguments(text: string): string[] {
-  const out: string[] = [];
-  let depth = 0;
-  let quoted = false;
-  let start = 0;
+/** An error as Office.js rejects a request with: a message and a code from Excel.ErrorCodes. */
+export function excelError(code: string, message: string): Error & { code: string } {
+  const e = new Error(`${message} (${code})`) as Error & { code: string };
+  e.code = code;
+  return e;
+}
+
+/** Bytes of `text` as UTF-8 (what goes over the wire; JavaScript's length counts UTF-16 units). */
+export function utf8Bytes(text: string): number {
+  let n = 0;
   for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (ch === "'" || ch === '"') quoted = !quoted;
-    else if (!quoted && (ch === "(" || ch === "{")) depth++;
-    else if (!quoted && (ch === ")" || ch === "}")) depth--;
-    else if (!quoted && depth === 0 && ch === ",") {
-      out.push(text.slice(start, i).trim());
-      start = i + 1;
-    }
+    const c = text.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+      n += 4;
+      i++;
+    } else n += 3;
   }
-  out.push(text.slice(start).trim());
-  return out;
+  return n;
 }
 
-/** An argument as Excel passes it to a custom function: a number, or a range's values (2-D). */
-function argumentValue(book: FakeWorkbook, home: FakeSheet, text: string): unknown {
-  if (/^-?\d+(\.\d+)?(E[+-]?\d+)?$/i.test(text)) return Number(text);
-  const m = REFERENCE.exec(text);
-  if (!m) return undefined;
-  const sheet = m[1] !== undefined || m[2] !== undefined ? book.sheet((m[1] ?? "").replace(/''/g, "'") || m[2]) : home;
-  if (!sheet) return undefined;
-  const row = Number(m[4]) - 1;
-  const col = columnIndex(m[3]);
-  if (m[5] === undefined) return sheet.values(row, col, 1, 1)[0][0]; // one cell: its value
-  return sheet.values(row, col, Number(m[6]) - row, columnIndex(m[5]) - col + 1);
+/**
+ * Excel's rules for a worksheet name (Microsoft support, "Rename a worksheet"): 1 to 31
+ * characters, none of : \ / ? * [ ], not beginning or ending with an apostrophe, not "History".
+ */
+export function checkSheetName(name: string): void {
+  if (name.length === 0 || name.length > 31)
+    throw excelError("InvalidArgument", `A sheet name must have 1 to 31 characters: "${name}"`);
+  if (/[:\\/?*[\]]/.test(name))
+    throw excelError("InvalidArgument", `A sheet name cannot contain : \\ / ? * [ ]: "${name}"`);
+  if (name.startsWith("'") || name.endsWith("'"))
+    throw excelError("InvalidArgument", `A sheet name cannot begin or end with an apostrophe: "${name}"`);
+  if (name.toLowerCase() === "history") throw excelError("InvalidArgument", `"History" is reserved by Excel`);
 }
 
-/** An element of a function's result as a cell: an error object shows its code. */
-function resultCell(v: unknown): { value: number | string | boolean; error?: boolean } {
-  if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") return { value: v };
-  const code = (v as { code?: unknown } | null)?.code;
-  return { value: typeof code === "string" && code.startsWith("#") ? code : "#VALUE!", error: true };
+/**
+ * Excel's rules for a table name (Microsoft support, "Rename an Excel table"): starts with a letter,
+ * an underscore or a backslash; then letters, digits, periods and underscores; at most 255
+ * characters; not a cell reference ("A1", "R1C1", "R", "C").
+ */
+export function checkTableName(name: string): void {
+  const ok =
+    /^[A-Za-z_\\][A-Za-z0-9_.\\]*$/.test(name) &&
+    name.length <= 255 &&
+    !/^[A-Za-z]{1,3}\d+$/.test(name) &&
+    !/^[Rr]\d*[Cc]?\d*$/.test(name) &&
+    !/^[Cc]\d*$/.test(name);
+  if (!ok) throw excelError("InvalidArgument", `"${name}" is not a valid table name`);
 }
 
-/** Recalculates the bare custom-function calls (see the module comment), spilling array results. */
-async function calculate(book: FakeWorkbook): Promise<void> {
-  for (const { sheet, row, col } of book.calls) {
-    const cell = sheet.get(row, col);
-    const m = cell?.formula ? BARE_CALL.exec(cell.formula) : null;
-    if (!cell || !m || !book.sheets.includes(sheet)) continue;
-    const fn = book.functions.get(m[1].toUpperCase());
-    const args = splitArguments(m[2]).map((a) => argumentValue(book, sheet, a));
-    if (typeof fn !== "function" || args.some((a) => a === undefined)) continue;
-    let result: unknown;
-    try {
-      result = await (fn as (...a: unknown[]) => unknown)(...args);
-    } catch (e) {
-      result = e;
+/** Days from 1899-12-30 (Excel's 1900 date system, its 1900 leap-year bug included for later dates). */
+function serial(y: number, m: number, d: number): number | undefined {
+  const t = Date.UTC(y, m - 1, d);
+  const back = new Date(t);
+  if (m < 1 || m > 12 || back.getUTCDate() !== d || y < 1900 || y > 9999) return undefined;
+  return (t - Date.UTC(1899, 11, 30)) / 86_400_000;
+}
+
+const MONTHS = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"];
+
+function monthOf(word: string): number | undefined {
+  const k = MONTHS.indexOf(word.slice(0, 3).toLowerCase());
+  const full = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+  ];
+  return k >= 0 && (word.length === 3 || full[k] === word.toLowerCase() || (k === 8 && /^sept$/i.test(word)))
+    ? k + 1
+    : undefined;
+}
+
+function year(text: string | undefined, now: number): number {
+  if (text === undefined) return now;
+  const y = Number(text);
+  return text.length <= 2 ? (y < 30 ? 2000 + y : 1900 + y) : y;
+}
+
+/** A typed-in date or time (en-US input: m/d/y), as Excel stores it: a serial number and a format. */
+function typedDate(t: string): { value: number; format: string } | undefined {
+  const now = new Date().getFullYear();
+  let m = /^(\d{1,2})[/-](\d{1,2})(?:[/-](\d{2}|\d{4}))?$/.exec(t);
+  if (m) {
+    const v = serial(year(m[3], now), Number(m[1]), Number(m[2]));
+    return v === undefined ? undefined : { value: v, format: m[3] ? "m/d/yyyy" : "d-mmm" };
+  }
+  m = /^(\d{4})[/-](\d{1,2})[/-](\d{1,2})$/.exec(t);
+  if (m) {
+    const v = serial(Number(m[1]), Number(m[2]), Number(m[3]));
+    return v === undefined ? undefined : { value: v, format: "m/d/yyyy" };
+  }
+  m = /^(\d{1,2})[- ]([A-Za-z]{3,9})(?:[- ,]+(\d{2}|\d{4}))?$/.exec(t);
+  const n = /^([A-Za-z]{3,9})[- ](\d{1,2})(?:[- ,]+(\d{2}|\d{4}))?$/.exec(t);
+  if (m || n) {
+    const [day, word, y] = m ? [m[1], m[2], m[3]] : [n![2], n![1], n![3]];
+    const month = monthOf(word);
+    const v = month === undefined ? undefined : serial(year(y, now), month, Number(day));
+    return v === undefined ? undefined : { value: v, format: "d-mmm" };
+  }
+  m = /^([A-Za-z]{3,9})[- ](\d{4})$/.exec(t);
+  if (m) {
+    const month = monthOf(m[1]);
+    const v = month === undefined ? undefined : serial(Number(m[2]), month, 1);
+    if (v !== undefined) return { value: v, format: "mmm-yy" };
+  }
+  m = /^(\d{1,2}):(\d{2})(?::(\d{2}))?(?:\s*([AaPp])[Mm])?$/.exec(t);
+  if (m) {
+    let h = Number(m[1]);
+    if (m[4]) h = (h % 12) + (/p/i.test(m[4]) ? 12 : 0);
+    const min = Number(m[2]);
+    const sec = Number(m[3] ?? 0);
+    if (h > 23 || min > 59 || sec > 59) return undefined;
+    return { value: (h * 3600 + min * 60 + sec) / 86_400, format: "h:mm" };
+  }
+  return undefined;
+}
+
+/** A typed-in number: signs, parentheses, thousands separators, an exponent, a currency sign, a percent. */
+function typedNumber(t: string): { value: number; format?: string } | undefined {
+  let s = t;
+  let negative = false;
+  let format: string | undefined;
+  if (s.startsWith("(") && s.endsWith(")")) {
+    negative = true;
+    s = s.slice(1, -1).trim();
+  }
+  const sign = (): void => {
+    if (s.startsWith("-") || s.startsWith("+")) {
+      negative = negative !== s.startsWith("-");
+      s = s.slice(1).trim();
     }
-    const block = Array.isArray(result) ? (result as unknown[][]) : [[result]];
-    block.forEach((line, i) =>
-      (Array.isArray(line) ? line : [line]).forEach((v, j) => {
-        const { value, error } = resultCell(v);
-        sheet.cell(row + i, col + j).value = value;
-        sheet.setError(row + i, col + j, error === true);
-      }),
-    );
+  };
+  sign();
+  if (/^[$£€]/.test(s)) {
+    format = `${s[0]}#,##0.00`;
+    s = s.slice(1).trim();
+    sign();
+  }
+  if (s.endsWith("%")) {
+    format = "0%";
+    s = s.slice(0, -1).trim();
+  }
+  // A fraction "1 1/2" is a number too.
+  const fraction = /^(\d+) (\d+)\/(\d+)$/.exec(s);
+  if (fraction && Number(fraction[3]) > 0) {
+    const v = Number(fraction[1]) + Number(fraction[2]) / Number(fraction[3]);
+    return { value: negative ? -v : v, format: "# ?/?" };
+  }
+  if (!/^(?:\d{1,3}(?:,\d{3})+|\d+|)(?:\.\d*)?(?:[eE][-+]?\d+)?$/.test(s) || !/\d/.test(s.split(/[eE]/)[0]))
+    return undefined;
+  let v = Number(s.replace(/,/g, ""));
+  if (!Number.isFinite(v)) return undefined;
+  if (format === "0%") v /= 100;
+  return { value: negative ? -v : v, format };
+}
+
+/**
+ * What Excel makes of text written through `Range.values` into a cell not formatted as text, as if
+ * typed (Office.js: "values … are interpreted as if the user typed them"; Microsoft support, "Stop
+ * automatically changing numbers to dates"): numbers (leading zeros dropped, "1e5", "1,000"),
+ * percentages, currency amounts, dates and times, fractions, TRUE/FALSE. Anything else stays text.
+ * The locale modelled is English (United States) with $, £ and € all read as currency.
+ *
+ * @returns the value to store and the number format Excel gives the cell (undefined: unchanged)
+ */
+export function typedValue(text: string): { value: number | string | boolean; format?: string } {
+  const t = text.trim();
+  if (t === "") return { value: text };
+  if (/^(true|false)$/i.test(t)) return { value: t.toUpperCase() === "TRUE" };
+  return typedNumber(t) ?? typedDate(t) ?? { value: text };
+}
+
+/** Throws Excel's InvalidArgument when `formula` (with its "=") is not a formula Excel accepts. */
+function checkFormula(formula: string, where: string): void {
+  try {
+    parseFormula(formula);
+  } catch (e) {
+    throw excelError("InvalidArgument", `${where}: the formula ${formula} is not valid: ${(e as Error).message}`);
+  }
+}
+
+/** Whether the evaluator refused a defined name (none is modelled) or an add-in function not registered. */
+function unknownName(message: string): boolean {
+  if (/^the function (CAPLAB\.|_XLDUDF_)/i.test(message)) return true;
+  const ref = /^the reference (\S+)/.exec(message)?.[1];
+  return ref !== undefined && !/[:$]/.test(ref) && !/^[A-Z]{1,3}\d+$/i.test(ref.split("!").pop() ?? "");
+}
+
+/** Most recalculation passes before giving up (a circular reference). */
+const MAX_PASSES = 20;
+
+/** An error value as a cell shows it: its code ("#N/A"). */
+function cellOf(v: Scalar): { value: number | string | boolean; error: boolean } {
+  if (isErrorValue(v)) return { value: v.error, error: true };
+  if (v === null) return { value: 0, error: false }; // a reference to an empty cell shows 0
+  return { value: v, error: false };
+}
+
+/**
+ * Recalculates every formula of the workbook with the project's evaluator (src/formula, through
+ * the sharing module's host): native functions and the registered custom functions, references to
+ * any sheet. Array results spill; a spill that would cover a non-empty cell, or that starts in a
+ * table, is #SPILL! (Microsoft support, "#SPILL! error"). Formulas the evaluator does not compute
+ * keep their value and are listed in `book.uncalculated`. Passes repeat until nothing changes.
+ */
+function calculate(book: FakeWorkbook): void {
+  const functions: Record<string, unknown> = {};
+  for (const [id, fn] of book.functions) functions[id.toUpperCase()] = fn;
+  book.uncalculated = [];
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    let changed = false;
+    book.uncalculated = [];
+    for (const sheet of book.sheets) {
+      const evaluator = new FormulaEvaluator((name, range) => book.rangeValues(sheet, name, range), functions);
+      for (const [row, col, formula] of [...sheet.formulaCells()]) {
+        let result: Value;
+        try {
+          result = evaluator.evaluate(formula);
+        } catch (e) {
+          if (e instanceof Unsupported && unknownName(e.message)) {
+            // No defined names are modelled, and an unregistered add-in function is unknown: #NAME?.
+            result = errorValue("#NAME?", e.message);
+          } else if (e instanceof Unsupported) {
+            book.uncalculated.push(`${sheet.name}!${letters(col)}${row + 1}: ${formula} (${e.message})`);
+            continue;
+          } else result = errorValue(e instanceof RangeError ? "#REF!" : "#VALUE!", (e as Error).message);
+        }
+        if (sheet.writeResult(row, col, result, book.tableAt(sheet.name, row, col) !== undefined)) changed = true;
+      }
+    }
+    if (!changed) return;
   }
 }
 
@@ -498,26 +787,47 @@ class Context {
     this.queue.push({ json, apply });
   }
 
+  /** Bytes of the response being built (what `load`s read), checked against the 5 MB limit. */
+  responseBytes = 0;
+
   async sync(): Promise<void> {
     const ops = this.queue;
     this.queue = [];
     if (ops.length === 0) return; // nothing to send (Excel.run's closing sync after the last one)
-    const bytes = JSON.stringify(ops.map((o) => o.json)).length;
+    // The request as it goes over the wire: JSON, UTF-8.
+    const bytes = utf8Bytes(JSON.stringify(ops.map((o) => o.json)));
     const refused = bytes > this.book.maxRequestBytes;
     this.book.requests.push({ bytes, operations: ops.length, calculationSuspended: this.suspended, refused });
     this.suspended = false;
     // A real sync is a round trip to the host: the promise settles in a later task, so the page
     // can paint and run its timers between requests (awaiting a microtask here would not let it).
-    await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    await new Promise<void>((resolve) => setTimeout(resolve, this.book.latencyMs));
     if (refused) {
-      const e = new Error(`The request payload size has exceeded the limit (${bytes} bytes).`) as Error & {
-        code: string;
-      };
-      e.code = "RequestPayloadSizeLimitExceeded";
-      throw e;
+      throw excelError(
+        "RequestPayloadSizeLimitExceeded",
+        `The request payload size has exceeded the limit (${bytes} bytes)`,
+      );
     }
-    for (const op of ops) op.apply();
-    await calculate(this.book);
+    // Operations run in order; the first that fails ends the request (those after it do not run)
+    // and the sync rejects with its error.
+    this.responseBytes = 0;
+    let failure: unknown = null;
+    for (const op of ops) {
+      try {
+        op.apply();
+      } catch (e) {
+        failure = e;
+        break;
+      }
+    }
+    calculate(this.book);
+    if (failure !== null) throw failure;
+    if (this.responseBytes > this.book.maxResponseBytes) {
+      throw excelError(
+        "ResponsePayloadSizeLimitExceeded",
+        `The response payload size has exceeded the limit (${this.responseBytes} bytes)`,
+      );
+    }
     // Excel applies and calculates a request in its own process; here that runs in the page, so
     // answer in a task of its own rather than in the one the caller continues in (its next request).
     await new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -553,7 +863,8 @@ class WorksheetsProxy {
   }
   add(name: string): WorksheetProxy {
     this.ctx.push({ addSheet: name }, () => {
-      if (this.ctx.book.sheet(name)) throw new Error(`A sheet named ${name} already exists (ItemAlreadyExists)`);
+      checkSheetName(name);
+      if (this.ctx.book.sheet(name)) throw excelError("ItemAlreadyExists", `A sheet named ${name} already exists`);
       this.ctx.book.sheets.push(new FakeSheet(name));
     });
     return new WorksheetProxy(this.ctx, name);
@@ -600,13 +911,56 @@ class TablesProxy {
     };
     const proxy = { name: table.name };
     this.ctx.push({ addTable: range.address, hasHeaders }, () => {
-      const names = new Set(this.ctx.book.tables.map((t) => t.name.toLowerCase()));
-      if (names.has(proxy.name.toLowerCase())) throw new Error(`Table name ${proxy.name} already exists`);
+      const book = this.ctx.book;
+      checkTableName(proxy.name);
+      if (book.tables.some((t) => t.name.toLowerCase() === proxy.name.toLowerCase()))
+        throw excelError("ItemAlreadyExists", `A table named ${proxy.name} already exists`);
+      const overlaps = book.tables.find(
+        (t) =>
+          t.sheet.toLowerCase() === table.sheet.toLowerCase() &&
+          t.row < table.row + table.rows &&
+          table.row < t.row + t.rows &&
+          t.col < table.col + table.cols &&
+          table.col < t.col + t.cols,
+      );
+      if (overlaps) throw excelError("InvalidArgument", `A table cannot overlap another table (${overlaps.name})`);
+      if (hasHeaders) tableHeaders(range.ws.model(), table);
       table.name = proxy.name;
-      this.ctx.book.tables.push(table);
+      book.tables.push(table);
     });
     return proxy;
   }
+}
+
+/**
+ * A table's header row as Excel makes it: every header is text, a blank one becomes "Column1",
+ * "Column2", … and a repeated one (case-insensitive) gets a number, "Name2" (Microsoft support,
+ * "Overview of Excel tables": headers are unique text).
+ */
+function tableHeaders(s: FakeSheet, t: FakeTable): void {
+  const seen = new Set<string>();
+  for (let j = 0; j < t.cols; j++) {
+    const v = s.valueAt(t.row, t.col + j);
+    let text = v === "" ? `Column${j + 1}` : String(v);
+    const base = text;
+    for (let n = 2; seen.has(text.toLowerCase()); n++) text = `${base}${n}`;
+    seen.add(text.toLowerCase());
+    if (text !== v || s.formulaAt(t.row, t.col + j) !== null) {
+      s.setFormula(t.row, t.col + j, null);
+      s.setValue(t.row, t.col + j, text);
+    }
+  }
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^$()|[\]\\{}]/g, "\\$&");
+}
+
+/** A sheet name as a formula writes it: quoted when it is not a plain name. */
+function sheetRef(name: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_.]*$/.test(name) && !/^[A-Za-z]{1,3}\d+$/.test(name)
+    ? name
+    : `'${name.replace(/'/g, "''")}'`;
 }
 
 class WorksheetProxy {
@@ -648,8 +1002,19 @@ class WorksheetProxy {
   set name(name: string) {
     this.ctx.push({ renameSheet: this.sheetName, to: name }, () => {
       const s = this.model();
+      checkSheetName(name);
       const other = this.ctx.book.sheet(name);
-      if (other && other !== s) throw new Error(`A sheet named ${name} already exists (ItemAlreadyExists)`);
+      if (other && other !== s) throw excelError("ItemAlreadyExists", `A sheet named ${name} already exists`);
+      // Excel follows a renamed sheet in every formula that names it, and in its tables.
+      const plain = escapeRegExp(s.name);
+      const quoted = escapeRegExp(s.name.replace(/'/g, "''"));
+      const old = new RegExp(`(^|[^A-Za-z0-9_.'])(?:${plain}|'${quoted}')!`, "gi");
+      for (const sheet of this.ctx.book.sheets)
+        for (const [r, c, f] of [...sheet.formulaCells()]) {
+          const moved = f.replace(old, (_, before: string) => `${before}${sheetRef(name)}!`);
+          if (moved !== f) sheet.setFormula(r, c, moved);
+        }
+      for (const t of this.ctx.book.tables) if (t.sheet === s.name) t.sheet = name;
       // Excel follows a renamed sheet in its charts' references.
       for (const c of s.charts)
         for (const x of c.series)
@@ -674,6 +1039,12 @@ class WorksheetProxy {
       const c = s.clone(`${s.name} (${n})`);
       this.ctx.book.sheets.push(c);
       copy.sheetName = c.name;
+      // The copy keeps its tables, under new names (table names are workbook-wide).
+      for (const t of this.ctx.book.tables.filter((x) => x.sheet === s.name)) {
+        let k = 2;
+        while (this.ctx.book.tables.some((x) => x.name.toLowerCase() === `${t.name}${k}`.toLowerCase())) k++;
+        this.ctx.book.tables.push({ ...t, name: `${t.name}${k}`, sheet: c.name });
+      }
     });
     return copy;
   }
@@ -723,7 +1094,7 @@ class RangeProxy {
   private loaded: LoadedRange = {};
   constructor(
     private readonly ctx: Context,
-    private readonly ws: WorksheetProxy,
+    readonly ws: WorksheetProxy,
     public row: number,
     public col: number,
     public rows: number,
@@ -802,6 +1173,10 @@ class RangeProxy {
         ),
         numberFormat: grid((c) => c?.format ?? "General"),
       };
+      // The response carries what was asked for ("*": everything).
+      const asked = (properties ?? "*").split(",").map((p) => p.trim());
+      for (const [k, v] of Object.entries(this.loaded))
+        if (asked.includes("*") || asked.includes(k)) this.ctx.responseBytes += utf8Bytes(JSON.stringify(v));
     });
   }
   private read<K extends keyof LoadedRange>(what: K): NonNullable<LoadedRange[K]> {
@@ -858,27 +1233,13 @@ class RangeProxy {
     this.check(a, "values");
     this.ctx.push({ range: this.address, values: a }, () => {
       const s = this.ws.model();
-      a.forEach((line, r) =>
-        line.forEach((v, c) => {
-          const row = this.row + r;
-          const col = this.col + c;
-          s.setError(row, col, false);
-          // Excel parses typed-in text: in a cell not formatted as text, "=…", "+…", "-…", "@…" is a formula.
-          if (typeof v === "string" && v.length > 1 && /^[=+\-@]/.test(v) && s.formatAt(row, col) !== "@") {
-            s.setFormula(row, col, v.startsWith("=") ? v : `=${v.slice(v.startsWith("@") ? 1 : 0)}`);
-            s.setValue(row, col, "#NAME?");
-          } else {
-            s.setValue(row, col, v);
-            if (s.formulaAt(row, col) !== null) s.setFormula(row, col, null);
-          }
-        }),
-      );
+      a.forEach((line, r) => line.forEach((v, c) => typeInto(s, this.row + r, this.col + c, v, this.address)));
     });
   }
   get formulas(): (number | string | boolean)[][] {
     return this.read("formulas");
   }
-  set formulas(a: string[][]) {
+  set formulas(a: (number | string | boolean)[][]) {
     this.check(a, "formulas");
     this.ctx.push({ range: this.address, formulas: a }, () => {
       const s = this.ws.model();
@@ -886,16 +1247,44 @@ class RangeProxy {
         line.forEach((f, c) => {
           const row = this.row + r;
           const col = this.col + c;
-          if (s.formatAt(row, col) === "@")
-            s.setValue(row, col, f); // a formula typed into a text cell stays text
-          else {
-            s.setFormula(row, col, f);
-            if (BARE_CALL.test(f)) this.ctx.book.calls.push({ sheet: s, row, col });
+          if (typeof f !== "string" || !f.startsWith("=") || f.length < 2 || s.formatAt(row, col) === "@") {
+            typeInto(s, row, col, f, this.address); // a constant, or a formula typed into a text cell: text
+            return;
           }
+          checkFormula(f, this.address);
+          s.setError(row, col, false);
+          s.claim(row, col);
+          s.setFormula(row, col, f);
         }),
       );
     });
   }
+}
+
+/**
+ * Writes `v` into a cell as Excel takes a value from `Range.values`: into a text-formatted cell
+ * ("@") as it is; otherwise as if typed — "=…" (and "+…", "-…", "@…" that are not numbers) is a
+ * formula, which must parse (else InvalidArgument, and the request fails), and other text goes
+ * through {@link typedValue}.
+ */
+function typeInto(s: FakeSheet, row: number, col: number, v: number | string | boolean, where: string): void {
+  s.setError(row, col, false);
+  s.claim(row, col);
+  const asIs = (value: number | string | boolean): void => {
+    s.setValue(row, col, value);
+    if (s.formulaAt(row, col) !== null) s.setFormula(row, col, null);
+  };
+  if (typeof v !== "string" || s.formatAt(row, col) === "@") return asIs(v);
+  if (v.length > 1 && /^[=+\-@]/.test(v) && (v[0] === "=" || v[0] === "@" || typedNumber(v.trim()) === undefined)) {
+    const formula = v.startsWith("=") ? v : `=${v.slice(v.startsWith("@") ? 1 : 0)}`;
+    checkFormula(formula, where);
+    s.setFormula(row, col, formula);
+    s.setValue(row, col, "");
+    return;
+  }
+  const typed = typedValue(v);
+  asIs(typed.value);
+  if (typed.format !== undefined && s.formatAt(row, col) === "General") s.setFormat(row, col, typed.format);
 }
 
 class SeriesProxy {
@@ -1073,6 +1462,12 @@ export interface FakeHostOptions {
   /** Whether the custom-functions runtime is present (default true). */
   customFunctions?: boolean;
   maxRequestBytes?: number;
+  /** Largest response (what loads read), default 5 MB. */
+  maxResponseBytes?: number;
+  /** Milliseconds each sync() waits, as a round trip to Excel would (default 0). */
+  latencyMs?: number;
+  /** Custom functions registered from the start, by id (as the functions bundle's associate calls do). */
+  functions?: Readonly<Record<string, unknown>>;
 }
 
 /**
@@ -1082,7 +1477,8 @@ export interface FakeHostOptions {
  * const host = createFakeHost(); installFakeHost(globalThis, host);
  */
 export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
-  const workbook = new FakeWorkbook(options.maxRequestBytes);
+  const workbook = new FakeWorkbook(options.maxRequestBytes, options.maxResponseBytes);
+  workbook.latencyMs = options.latencyMs ?? 0;
   const minor = options.excelApiMinor ?? 17;
   const cf = options.customFunctions ?? true;
   const registered = new Map<string, unknown>();
@@ -1102,6 +1498,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
     },
     actions: { associate: () => undefined },
   };
+  for (const [id, fn] of Object.entries(options.functions ?? {})) if (typeof fn === "function") registered.set(id, fn);
   workbook.functions = registered;
   const Excel = {
     WorksheetPositionType: { end: "End" },

@@ -1,6 +1,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-excel";
+import * as wrappers from "../../src/functions/functions";
 import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
 import { freeSheetName, needsTextFormat } from "../../src/report/blocks";
 import { samplePoints } from "../../src/analysis/plan";
@@ -9,7 +10,8 @@ import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 
 function install(options = {}): FakeHost {
-  const host = createFakeHost(options);
+  // functionsRegistered: true in these tests means what it means in Excel: the functions are there.
+  const host = createFakeHost({ functions: wrappers, ...options });
   installFakeHost(globalThis as unknown as Record<string, unknown>, host);
   return host;
 }
@@ -136,6 +138,57 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     ]);
     expect(s.formatAt(0, 0)).toBe("@");
     expect(s.get(1, 0)!.value).toBe("a");
+  });
+
+  test("text Excel would turn into a number, date or boolean is written as text and reads back unchanged", async () => {
+    // What a user types into a label (a step name, a protocol, a CSV label column): the in-memory
+    // Excel converts such text as Excel does unless the cell is formatted as text.
+    const labels = [
+      "£100",
+      "$5",
+      "€7",
+      "(12)",
+      "1/2",
+      "00123",
+      "1e5",
+      "TRUE",
+      "false",
+      "50%",
+      "12:30",
+      "Jan 5",
+      "June 2024",
+      "5-Mar",
+      " 42",
+    ];
+    const host = install();
+    const plan: WorkbookPlan = {
+      title: "labels",
+      sources: [],
+      warnings: [],
+      sheets: [
+        {
+          name: "Steps",
+          notes: [],
+          freezeHeader: false,
+          tables: [
+            {
+              name: "Labels",
+              columns: [
+                { key: "label", header: "label" },
+                { key: "n", header: "n", numFmt: "0" },
+              ],
+              rows: labels.map((l, i) => [l, i]),
+              at: { row: 0, col: 0 },
+            },
+          ],
+          charts: [],
+        },
+      ],
+    };
+    await renderWorkbookPlan(plan, { functionsRegistered: false });
+    const s = host.workbook.sheet("Steps")!;
+    expect(s.values(1, 0, labels.length, 1).map((r) => r[0])).toEqual(labels);
+    expect(s.values(1, 1, labels.length, 1).map((r) => r[0])).toEqual(labels.map((_, i) => i));
   });
 
   test("existing sheets and tables are never overwritten; names get a suffix", async () => {
