@@ -105,9 +105,27 @@ function errorFormula(error: string): string {
   }
 }
 
-/** Serialized size of a JSON value, in bytes (UTF-16 length is close enough for ASCII-heavy data). */
+/**
+ * Serialized size of a JSON value in bytes as it goes over the wire (UTF-8: a "é" is 2 bytes, a
+ * "€" 3; JavaScript's length would count each as 1 and let a block of non-ASCII text overrun 5 MB).
+ */
 export function jsonBytes(value: unknown): number {
-  return JSON.stringify(value).length;
+  return utf8Length(JSON.stringify(value));
+}
+
+/** Bytes of `text` in UTF-8. */
+export function utf8Length(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 2; // a surrogate pair: 4 bytes for 2 units
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /** A block of table rows ready to send. */
@@ -156,14 +174,14 @@ export function* rowBlocks(
       const v = cell.value;
       let vBytes = typeof v === "string" ? textBytes.get(v) : String(v).length;
       if (vBytes === undefined) {
-        vBytes = JSON.stringify(v).length;
+        vBytes = jsonBytes(v);
         if (textBytes.size < 100_000) textBytes.set(v as string, vBytes);
       }
       bytes += vBytes + 1;
-      bytes += cell.format.length + 3;
+      bytes += utf8Length(cell.format) + 3;
       if (cell.formula !== null) {
         block.formulas.push({ row: r - block.first, col: c, formula: cell.formula });
-        bytes += cell.formula.length + 60; // one small formulas request per cell group
+        bytes += utf8Length(cell.formula) + 60; // one small formulas request per cell group
       }
     }
     if (block.values.length > 0 && (block.bytes + bytes > maxBytes || block.values.length >= maxRows)) {

@@ -191,6 +191,41 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     expect(s.values(1, 1, labels.length, 1).map((r) => r[0])).toEqual(labels.map((_, i) => i));
   });
 
+  test("blocks of non-ASCII text are cut by their UTF-8 size: no request is refused", async () => {
+    const host = install();
+    const rows = 40_000;
+    const table: TablePlan = {
+      name: "Labels",
+      columns: [
+        { key: "site", header: "site", numFmt: "@" },
+        { key: "n", header: "n", numFmt: "0" },
+      ],
+      rows: [],
+      columnar: {
+        length: rows,
+        data: [
+          {
+            kind: "text",
+            codes: Array.from({ length: rows }, (_, i) => i % 2),
+            texts: ["é€".repeat(100), "€".repeat(200)],
+          },
+          { kind: "number", values: Array.from({ length: rows }, (_, i) => i), empty: [] },
+        ],
+      },
+      at: { row: 0, col: 0 },
+    };
+    const plan: WorkbookPlan = {
+      title: "utf8",
+      sources: [],
+      warnings: [],
+      sheets: [{ name: "Labels", notes: [], freezeHeader: false, tables: [table], charts: [] }],
+    };
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    expect(result.retries).toBe(0);
+    expect(host.workbook.requests.every((r) => !r.refused && r.bytes < 5_000_000)).toBe(true);
+    expect(host.workbook.sheet("Labels")!.valueAt(rows, 0)).toBe("€".repeat(200));
+  });
+
   test("existing sheets and tables are never overwritten; names get a suffix", async () => {
     const host = install();
     await renderWorkbookPlan(hostilePlan(), { functionsRegistered: true });
