@@ -23,7 +23,8 @@ use crate::arrivals::{ArrivalProcess, Grid};
 use crate::cpu::{CpuSample, CpuUsage};
 use crate::engine::{Completion, Engine, OpKind, Submission};
 use crate::options::{Focus, Iops, Options, DEFAULT_SEEN_ENOUGH};
-use crate::seen_enough::SeenEnough;
+use crate::seen_enough::{SeenEnough, Transient, MSER_BATCH};
+use crate::stats::CompactStats;
 use crate::stats::{IntervalStats, IoTimes, Launch};
 use crate::workload::Workload;
 
@@ -158,10 +159,16 @@ pub enum SeenEnoughStatus {
 /// Everything the summary needs about one step.
 #[derive(Debug)]
 pub struct StepOutcome {
-    /// Merged counters of the measurement phase.
+    /// Merged counters of the measurement phase — of its steady-state window when the seen-enough
+    /// rule looks for one (`steady_from`).
     pub measure: IntervalStats,
-    /// Measured seconds (sum of measurement subintervals).
+    /// Seconds those counters cover.
     pub measure_seconds: f64,
+    /// All measured seconds (sum of measurement subintervals).
+    pub measured_seconds: f64,
+    /// 1-based measured subinterval where steady state began, when the seen-enough rule looks
+    /// for it (`--seen-enough` with the transient check).
+    pub steady_from: Option<usize>,
     /// Host and iogen CPU over the measurement.
     pub cpu: CpuUsage,
     /// Seen-enough outcome.
@@ -346,6 +353,19 @@ pub(crate) struct Measurement {
     pub(crate) seconds: f64,
     /// Focus metric per measured subinterval, for the seen-enough rule.
     series: Vec<f64>,
+    /// 0-based measured subinterval of each `series` value (a subinterval without a focus value,
+    /// e.g. no IO for a service-time focus, has none).
+    series_sub: Vec<usize>,
+    /// With the transient check, so the summary can cover the steady-state window only: each
+    /// measured subinterval's seconds and the CPU reading at its start, and the counters of each
+    /// batch of [`MSER_BATCH`] measured subintervals (compact; MSER-5 starts steady state at a
+    /// batch boundary), merged and compacted in idle time like the step's totals.
+    each: Vec<(f64, CpuSample)>,
+    batches: Vec<CompactStats>,
+    batch: Option<IntervalStats>,
+    batch_len: usize,
+    /// Measured subintervals so far.
+    count: usize,
     /// Last evaluation of the seen-enough rule.
     last_rule: Option<SeenEnough>,
     /// CPU reading when the measurement started.
@@ -359,7 +379,9 @@ impl Measurement {
         self.seconds += seconds;
         if let Some(v) = focus_value(opts.focus, sub, seconds) {
             self.series.push(v);
+            self.series_sub.push(self.count);
         }
+        self.count += 1;
         let Some(spec) = &opts.seen_enough else { return false };
         if self.series.len() < 2 {
             return false;
@@ -371,6 +393,66 @@ impl Measurement {
             }
             Err(_) => false,
         }
+    }
+
+    /// Whether the step's summary may cover only part of the measurement (the rule finds where
+    /// steady state begins).
+    fn keeps_each(&self, opts: &Options) -> bool {
+        opts.seen_enough.is_some_and(|s| s.transient == Transient::Detect)
+    }
+
+    /// Keep a measured subinterval's seconds and the CPU reading at its start, when the summary may
+    /// cover only the steady-state window (cheap: this runs in the close).
+    fn keep(&mut self, opts: &Options, seconds: f64, cpu_start: &CpuSample) {
+        if self.keeps_each(opts) {
+            self.each.push((seconds, cpu_start.clone()));
+        }
+    }
+
+    /// Add a measured subinterval's counters to the current batch (in idle time, see
+    /// [`StepRun::settle`]); a full batch is stored compactly.
+    fn batch_add(&mut self, opts: &Options, sub: &IntervalStats) {
+        if !self.keeps_each(opts) {
+            return;
+        }
+        let batch = self.batch.get_or_insert_with(IntervalStats::default);
+        batch.merge(sub);
+        self.batch_len += 1;
+        if self.batch_len == MSER_BATCH {
+            self.batches.push(CompactStats::of(batch));
+            batch.reset();
+            self.batch_len = 0;
+        }
+    }
+
+    /// The counters of measured subintervals `first..` (a batch boundary), after the last
+    /// subinterval was added; None when `first` is not at a batch boundary.
+    fn window(&mut self, first: usize) -> Option<IntervalStats> {
+        if !first.is_multiple_of(MSER_BATCH) || first >= self.each.len() {
+            return None;
+        }
+        if self.batch_len > 0 {
+            if let Some(b) = self.batch.as_mut() {
+                self.batches.push(CompactStats::of(b));
+                b.reset();
+            }
+            self.batch_len = 0;
+        }
+        let mut out = self.batch.take().unwrap_or_default();
+        out.reset();
+        for b in &self.batches[first / MSER_BATCH..] {
+            b.add_to(&mut out);
+        }
+        Some(out)
+    }
+
+    /// 0-based measured subinterval where the rule judged steady state to begin (None: the rule
+    /// does not look for it, or has not run).
+    fn steady_start(&self, opts: &Options) -> Option<usize> {
+        if !self.keeps_each(opts) {
+            return None;
+        }
+        self.last_rule.and_then(|r| self.series_sub.get(r.from - 1).copied())
     }
 
     pub(crate) fn seen_enough_status(&self, opts: &Options) -> SeenEnoughStatus {
@@ -524,6 +606,7 @@ impl<'a> StepRun<'a> {
         let measured = self.clock.phase == Phase::Measure;
         let mut verdict = Verdict { interrupted: stopped, disk_full: self.disk_full, ..Verdict::default() };
         if measured {
+            self.measurement.keep(self.opts, seconds, &self.cpu_sub);
             verdict.seen_enough = self.measurement.add(self.opts, &self.current, seconds);
             verdict.full = self.clock.measure_full(end);
         }
@@ -581,6 +664,7 @@ impl<'a> StepRun<'a> {
         if let Some((mut stats, measured)) = self.closed.take() {
             if measured {
                 self.measurement.stats.merge(&stats);
+                self.measurement.batch_add(self.opts, &stats);
             }
             stats.reset();
             self.spare = Some(stats);
@@ -641,14 +725,30 @@ impl<'a> StepRun<'a> {
         self.settle();
         let step_end = self.step_end.unwrap_or_else(Instant::now);
         let behind_s = self.next_arrival.map_or(0.0, |t| step_end.saturating_duration_since(t).as_secs_f64());
-        let cpu = match &self.measurement.cpu_start {
+        let mut cpu = match &self.measurement.cpu_start {
             Some(start) => start.usage_until(&self.cpu_sub),
             None => self.cpu_sub.usage_until(&self.cpu_sub),
         };
+        let seen_enough = self.measurement.seen_enough_status(self.opts);
+        let measured_seconds = self.measurement.seconds;
+        let (mut measure, mut measure_seconds) = (std::mem::take(&mut self.measurement.stats), measured_seconds);
+        // The summary covers the steady-state window only: its counters from the batches.
+        let mut steady_from = None;
+        if let Some(first) = self.measurement.steady_start(self.opts) {
+            if let Some(window) = self.measurement.window(first) {
+                measure = window;
+                let each = &self.measurement.each[first..];
+                measure_seconds = each.iter().map(|w| w.0).sum();
+                cpu = each[0].1.usage_until(&self.cpu_sub);
+                steady_from = Some(first + 1);
+            }
+        }
         Ok(StepOutcome {
-            seen_enough: self.measurement.seen_enough_status(self.opts),
-            measure: self.measurement.stats,
-            measure_seconds: self.measurement.seconds,
+            seen_enough,
+            measure,
+            measure_seconds,
+            measured_seconds,
+            steady_from,
             cpu,
             interrupted: self.interrupted,
             disk_full: self.disk_full,
@@ -1001,6 +1101,81 @@ mod tests {
         .unwrap();
         assert_eq!(rows, 1);
         assert!(out.interrupted);
+    }
+
+    /// A null engine with an injected warm-up: for the first `warm` after it is created, 3 IOs in
+    /// 10 complete with 0 bytes (counted as errors, not IOs), so the measured IOPS start 30 % low
+    /// and then settle.
+    struct WarmingEngine {
+        start: Instant,
+        warm: Duration,
+        submitted: u64,
+        done: Vec<Completion>,
+    }
+
+    impl Engine for WarmingEngine {
+        fn name(&self) -> &'static str {
+            "null"
+        }
+        fn submit(&mut self, sub: crate::engine::Submission) -> anyhow::Result<()> {
+            self.submitted += 1;
+            let failing = self.start.elapsed() < self.warm && self.submitted % 10 < 3;
+            let bytes = if failing { 0 } else { sub.len };
+            self.done.push(Completion { slot: sub.slot, result: Ok(bytes), at: Instant::now() });
+            Ok(())
+        }
+        fn reap(&mut self, _min: usize, _deadline: Option<Instant>, out: &mut Vec<Completion>) -> anyhow::Result<()> {
+            out.append(&mut self.done);
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn the_summary_covers_only_the_steady_state_window() {
+        // 50 ms subintervals at 2000 IO/s; the first 2 s (40 subintervals) lose 30 % of their IOs.
+        let mut o = opts(Iops::Rate(2000.0), 0, 0, 50);
+        o.seen_enough = Some(crate::options::SeenEnoughSpec { accuracy: 0.1, ..crate::options::DEFAULT_SEEN_ENOUGH });
+        o.max_duration = Some(Duration::from_secs(30));
+        let mut e =
+            WarmingEngine { start: Instant::now(), warm: Duration::from_secs(2), submitted: 0, done: Vec::new() };
+        let w = Workload::new(o.read_pct, o.random_pct, 0, o.block_size, 100, 1);
+        let stop = AtomicBool::new(false);
+        let mut rows: Vec<(Phase, usize, u64, u64)> = Vec::new();
+        let out = run_step(&mut e, w, &o, &stop, &mut |r| {
+            rows.push((r.phase, r.index, r.stats.overall.ios, r.stats.overall.errors));
+            Ok(())
+        })
+        .unwrap();
+        let measured: Vec<_> = rows.iter().filter(|r| r.0 == Phase::Measure).collect();
+        let r = match out.seen_enough {
+            SeenEnoughStatus::On { result: Some(r) } => r,
+            other => panic!("{other:?} after {} rows: {:?}", rows.len(), &rows[..rows.len().min(5)]),
+        };
+        // On a loaded machine the IOPS of a debug build are noisy and the rule may not reach ±10 %
+        // before the cap; where steady state begins, and what the summary covers, hold either way.
+        let from = out.steady_from.unwrap_or_else(|| panic!("no steady_from: {r:?}"));
+        // The warm-up ends after 40 subintervals (by the engine's clock); MSER-5 cuts at a multiple
+        // of 5 near or after it (later when a loaded machine makes the IOPS noisy).
+        assert!(from >= 36 && (from - 1).is_multiple_of(5), "steady state from {from}");
+        assert_eq!(from, r.from);
+        // The summary holds exactly the subintervals from `from` on: their IOs, none of the
+        // failures (all in the warm-up), and fewer seconds than were measured.
+        let window_ios: u64 = measured[from - 1..].iter().map(|r| r.2).sum();
+        let window_errors: u64 = measured[from - 1..].iter().map(|r| r.3).sum();
+        let all_errors: u64 = measured.iter().map(|r| r.3).sum();
+        assert_eq!(out.measure.overall.ios, window_ios);
+        assert_eq!(out.measure.overall.errors, window_errors);
+        assert!(all_errors > 100, "{all_errors} failed IOs in the warm-up");
+        assert!(window_errors <= all_errors / 20, "{window_errors} of {all_errors} failures in the window");
+        assert!(
+            out.measured_seconds > out.measure_seconds + 0.3,
+            "{} vs {}",
+            out.measured_seconds,
+            out.measure_seconds
+        );
+        let iops = out.measure.overall.ios as f64 / out.measure_seconds;
+        let whole = measured.iter().map(|r| r.2).sum::<u64>() as f64 / out.measured_seconds;
+        assert!(whole < iops, "the whole measurement ({whole} IO/s) includes the warm-up, the window ({iops}) not");
     }
 
     #[test]

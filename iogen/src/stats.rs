@@ -267,6 +267,73 @@ impl IntervalStats {
     }
 }
 
+/// One category's counters with its histograms stored sparsely, as (bucket value, count) pairs of
+/// the recorded buckets: a few KiB where a full histogram takes ~256 KiB. Adding it back to a
+/// [`CategoryStats`] records every value in the same bucket, so the merged percentiles are exact.
+#[derive(Debug, Clone, Default)]
+struct SparseCategory {
+    counters: [u128; 8],
+    service: Vec<(u64, u64)>,
+    response: Vec<(u64, u64)>,
+    lag: Vec<(u64, u64)>,
+}
+
+fn sparse(h: &Histogram<u64>) -> Vec<(u64, u64)> {
+    h.iter_recorded().map(|v| (v.value_iterated_to(), v.count_at_value())).collect()
+}
+
+fn add_sparse(h: &mut Histogram<u64>, v: &[(u64, u64)]) {
+    for &(value, count) in v {
+        h.saturating_record_n(value.clamp(1, MAX_NS), count);
+    }
+}
+
+/// The counters of a stretch of subintervals kept compactly, so a step can report any later
+/// stretch of its measurement (the steady-state window of `--seen-enough`) without holding full
+/// histograms per subinterval.
+#[derive(Debug, Clone, Default)]
+pub struct CompactStats([SparseCategory; 3]);
+
+impl CompactStats {
+    /// A compact copy of `s`.
+    pub fn of(s: &IntervalStats) -> Self {
+        let one = |c: &CategoryStats| SparseCategory {
+            counters: [
+                u128::from(c.ios),
+                u128::from(c.bytes),
+                u128::from(c.errors),
+                u128::from(c.late_ios),
+                c.service_sum_ns,
+                c.response_sum_ns,
+                u128::from(c.on_time_ios),
+                c.lag_sum_ns,
+            ],
+            service: sparse(&c.service),
+            response: sparse(&c.response),
+            lag: sparse(&c.lag),
+        };
+        CompactStats([one(&s.overall), one(&s.read), one(&s.write)])
+    }
+
+    /// Add these counters to `s`.
+    pub fn add_to(&self, s: &mut IntervalStats) {
+        for (c, v) in [&mut s.overall, &mut s.read, &mut s.write].into_iter().zip(self.0.iter()) {
+            let [ios, bytes, errors, late, service, response, on_time, lag] = v.counters;
+            c.ios += ios as u64;
+            c.bytes += bytes as u64;
+            c.errors += errors as u64;
+            c.late_ios += late as u64;
+            c.service_sum_ns += service;
+            c.response_sum_ns += response;
+            c.on_time_ios += on_time as u64;
+            c.lag_sum_ns += lag;
+            add_sparse(&mut c.service, &v.service);
+            add_sparse(&mut c.response, &v.response);
+            add_sparse(&mut c.lag, &v.lag);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

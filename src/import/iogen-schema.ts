@@ -2,7 +2,7 @@
 // run `npx tsx scripts/generate-iogen-schema.ts` (tests/import/iogen-schema.test.ts checks it).
 
 /** Version of the schema file's layout (not of iogen). */
-export const IOGEN_SCHEMA_VERSION = 2;
+export const IOGEN_SCHEMA_VERSION = 3;
 
 /** iogen's CSV columns in file order, as in `iogen/schema/columns.json` (see its `$comment`). */
 // prettier-ignore
@@ -13,7 +13,7 @@ export const IOGEN_SCHEMA_COLUMNS = [
   {"name":"subinterval","type":"integer","unit":"","description":"Index of the subinterval within its phase, from 1","files":["subinterval"],"required_in":["subinterval"],"since":1},
   {"name":"phase","type":"text","unit":"","description":"warmup or measure","files":["subinterval"],"required_in":["subinterval"],"since":1},
   {"name":"start_s","type":"number","unit":"s","description":"Start of the subinterval, seconds since the step started (warm-up start)","files":["subinterval"],"required_in":[],"since":1},
-  {"name":"seconds","type":"number","unit":"s","description":"Length of the subinterval (summary: the measured seconds)","files":["subinterval","summary"],"required_in":["subinterval"],"since":1},
+  {"name":"seconds","type":"number","unit":"s","description":"Length of the subinterval (summary: the seconds the row covers, the steady-state window when steady_from is set)","files":["subinterval","summary"],"required_in":["subinterval"],"since":1},
   {"name":"category","type":"text","unit":"","description":"overall, read or write: which IOs the row covers","files":["subinterval","summary"],"required_in":["subinterval","summary"],"since":1},
   {"name":"target_iops","type":"number_or_max","unit":"IO/s","description":"--iops: requested arrival rate over all IOs, or the text max","files":["subinterval","summary"],"required_in":[],"since":1},
   {"name":"iops","type":"number","unit":"IO/s","description":"IOs of this category completed / seconds","files":["subinterval","summary"],"required_in":["subinterval","summary"],"since":1},
@@ -45,8 +45,9 @@ export const IOGEN_SCHEMA_COLUMNS = [
   {"name":"iogen_lag_ms_avg","type":"number","unit":"ms","description":"iogen's own launch lag (launch - scheduled) of the IOs that found a free slot: mean (exact sum)","files":["subinterval","summary"],"required_in":[],"since":2},
   {"name":"iogen_lag_ms_p99","type":"number","unit":"ms","description":"iogen's own launch lag: 99th percentile","files":["subinterval","summary"],"required_in":[],"since":2},
   {"name":"iogen_lag_ms_max","type":"number","unit":"ms","description":"iogen's own launch lag: largest","files":["subinterval","summary"],"required_in":[],"since":2},
-  {"name":"measure_seconds","type":"number","unit":"s","description":"Measured seconds (sum of the measured subintervals)","files":["summary"],"required_in":[],"since":1},
+  {"name":"measure_seconds","type":"number","unit":"s","description":"Measured seconds (sum of all measured subintervals, warm-up found by --seen-enough included)","files":["summary"],"required_in":[],"since":1},
   {"name":"seen_enough","type":"text","unit":"","description":"yes, no or off: outcome of the --seen-enough rule","files":["summary"],"required_in":[],"since":1},
   {"name":"achieved_pm","type":"number","unit":"fraction","description":"Relative half-width h of the focus metric's mean (0.05 = +-5 %)","files":["summary"],"required_in":[],"since":1},
   {"name":"engine","type":"text","unit":"","description":"Engine that ran the step: sync, io_uring or null (--engine auto shows which one it chose)","files":["summary"],"required_in":[],"since":2},
+  {"name":"steady_from","type":"integer","unit":"","description":"Measured subinterval (from 1) where --seen-enough judged steady state to begin; the summary row covers it to the end. Empty without --seen-enough or with --seen-enough-transient off","files":["summary"],"required_in":[],"since":3},
 ] as const;

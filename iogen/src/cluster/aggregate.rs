@@ -226,6 +226,9 @@ impl StepAggregate {
         let outcome = |measure: &IntervalStats, cpu: CpuUsage| StepOutcome {
             measure: measure.clone(),
             measure_seconds: self.all.seconds,
+            // Across ranks the summary covers the whole measurement (no steady-state window yet).
+            measured_seconds: self.all.seconds,
+            steady_from: None,
             cpu,
             seen_enough: self.all.seen_enough_status(&self.opts),
             interrupted: self.interrupted,

@@ -176,7 +176,7 @@ mod tests {
         assert_eq!(sub.last().map(String::as_str), Some("protocol"));
         let sum = summary_columns(&[]);
         assert!(!sum.iter().any(|c| c == "phase" || c == "subinterval" || c == "start_s"));
-        assert_eq!(sum[sum.len() - 4..], ["measure_seconds", "seen_enough", "achieved_pm", "engine"]);
+        assert_eq!(sum[sum.len() - 5..], ["measure_seconds", "seen_enough", "achieved_pm", "engine", "steady_from"]);
         assert!(is_output_column("late_ios") && is_output_column("engine") && !is_output_column("protocol"));
         for c in schema_columns() {
             assert!(matches!(c.kind.as_str(), "text" | "integer" | "number" | "number_or_max"), "{}", c.name);

@@ -141,10 +141,11 @@ pub fn summary_records(info: &StepInfo, o: &StepOutcome) -> Vec<Record> {
         v.extend(metrics(info, c, o.measure_seconds));
         v.extend(cpu(&o.cpu));
         v.extend(lag(c));
-        v.push(Value::Float(o.measure_seconds));
+        v.push(Value::Float(o.measured_seconds));
         v.push(Value::Text(seen.into()));
         v.push(Value::opt(achieved));
         v.push(Value::Text(o.engine.into()));
+        v.push(o.steady_from.map_or(Value::Empty, |f| Value::Int(f as u64)));
         v.extend(labels(info));
         Record { values: v }
     })
@@ -210,6 +211,8 @@ mod tests {
         let out = StepOutcome {
             measure: st,
             measure_seconds: 2.0,
+            measured_seconds: 2.0,
+            steady_from: None,
             cpu,
             seen_enough: SeenEnoughStatus::Off { achieved: Some(0.01) },
             interrupted: false,
@@ -238,7 +241,7 @@ mod tests {
             for (k, v) in r.values.iter().enumerate() {
                 let (name, ty) = schema.get(k).map_or(("label", "text"), |c| (c.name.as_str(), c.kind.as_str()));
                 let ok = match (ty, v) {
-                    ("text", Value::Text(_)) | ("integer", Value::Int(_)) => true,
+                    ("text", Value::Text(_)) | ("integer", Value::Int(_) | Value::Empty) => true,
                     ("number", Value::Float(_) | Value::Empty) => true,
                     ("number_or_max", Value::Float(_)) => true,
                     ("number_or_max", Value::Text(t)) => t == "max",
