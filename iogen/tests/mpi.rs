@@ -194,6 +194,9 @@ fn seen_enough_ends_the_step_in_the_same_subinterval_on_every_rank() {
             "5%@95%",
             "--seen-enough-min",
             "3",
+            // The precision rule alone: the test is about every rank stopping together, soon.
+            "--seen-enough-transient",
+            "off",
             "--max-duration",
             "20s",
             "--spin-us",
