@@ -47,14 +47,15 @@ export function fakeOfficeScript(options: Record<string, unknown> = {}): string 
   );
 }
 
-/** Serves dist/ on 127.0.0.1 (an ephemeral port). */
-export async function serveDist(): Promise<{ url: string; close: () => Promise<void> }> {
-  if (!fs.existsSync(path.join(DIST, "taskpane.html")))
-    throw new Error(`${DIST}/taskpane.html is missing: run npm run build first`);
+/** Serves dist/ (or another build's directory, e.g. a saved earlier build) on 127.0.0.1 (an ephemeral port). */
+export async function serveDist(dir: string = DIST): Promise<{ url: string; close: () => Promise<void> }> {
+  const root = path.resolve(dir);
+  if (!fs.existsSync(path.join(root, "taskpane.html")))
+    throw new Error(`${root}/taskpane.html is missing: run npm run build first`);
   const server = http.createServer((req, res) => {
     const rel = decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname).replace(/^\/+/, "");
-    const file = path.resolve(DIST, rel);
-    if (!file.startsWith(DIST + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    const file = path.resolve(root, rel);
+    if (!file.startsWith(root + path.sep) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
       res.writeHead(404).end("not found");
       return;
     }
@@ -87,13 +88,21 @@ export async function openPane(
     hostOptions?: Record<string, unknown>;
     /** Extra Chromium switches (the benchmark adds --enable-precise-memory-info). */
     args?: string[];
+    /** A script run in the page before any of its own (page.addInitScript), e.g. a recorder. */
+    initScript?: string;
+    /** prefers-color-scheme the page sees (default light). */
+    colorScheme?: "light" | "dark";
   } = {},
 ): Promise<PaneSession> {
   const browser = await chromium.launch({
     executablePath: CHROMIUM,
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", ...(options.args ?? [])],
   });
-  const page = await browser.newPage({ viewport: { width: options.width ?? 340, height: options.height ?? 800 } });
+  const page = await browser.newPage({
+    viewport: { width: options.width ?? 340, height: options.height ?? 800 },
+    colorScheme: options.colorScheme ?? "light",
+  });
+  if (options.initScript) await page.addInitScript(options.initScript);
   page.setDefaultTimeout(60_000);
   const consoleErrors: string[] = [];
   const externalRequests: string[] = [];
@@ -142,4 +151,13 @@ export async function chooseFiles(page: Page, files: string | string[], ready: R
 export async function pressImport(page: Page, done = /^Imported:/): Promise<void> {
   await page.click("#import");
   await waitForText(page, "import-status", done, 120_000);
+}
+
+/**
+ * Whether a control can be used. Playwright's `isEnabled` sees the disabled state of native
+ * controls and of `aria-disabled` attributes only; a fluent-button keeps its state in its
+ * `disabled` property and ElementInternals, so the pane's buttons are asked directly.
+ */
+export async function isEnabled(page: Page, selector: string): Promise<boolean> {
+  return page.$eval(selector, (e) => !(e as HTMLButtonElement).disabled && e.getAttribute("aria-disabled") !== "true");
 }
