@@ -465,6 +465,8 @@ export class FakeWorkbook {
   activeSheet = "";
   /** The base64 files given to `Excel.createWorkbook`, in order. */
   created: string[] = [];
+  /** The selected cell (0-based; the active sheet when `sheet` is empty), for `getSelectedRange`. */
+  selection = { sheet: "", row: 0, col: 0 };
   /** Custom functions by id (what `CustomFunctions.associate` registered), for calculation. */
   functions = new Map<string, unknown>();
   /** Formulas the last calculation could not compute (they keep the value written before them). */
@@ -837,9 +839,15 @@ class Context {
 class WorkbookProxy {
   readonly worksheets: WorksheetsProxy;
   readonly tables: TablesProxy;
-  constructor(ctx: Context) {
+  constructor(private readonly ctx: Context) {
     this.worksheets = new WorksheetsProxy(ctx);
     this.tables = new TablesProxy(ctx, null);
+  }
+  /** Workbook.getSelectedRange (ExcelApi 1.1): the selected cell (FakeWorkbook.selection). */
+  getSelectedRange(): RangeProxy {
+    const { sheet, row, col } = this.ctx.book.selection;
+    const name = sheet || this.ctx.book.activeSheet || this.ctx.book.sheets[0]?.name || "";
+    return new RangeProxy(this.ctx, new WorksheetProxy(this.ctx, name), row, col, 1, 1);
   }
 }
 
@@ -1207,6 +1215,10 @@ class RangeProxy {
   get address(): string {
     return `${this.ws.name}!${letters(this.col)}${this.row + 1}:${letters(this.col + this.cols - 1)}${this.row + this.rows}`;
   }
+  /** Range.getCell (ExcelApi 1.1): one cell, relative to the range's top-left. */
+  getCell(row: number, col: number): RangeProxy {
+    return new RangeProxy(this.ctx, this.ws, this.row + row, this.col + col, 1, 1);
+  }
   getEntireColumn(): RangeProxy {
     return new RangeProxy(this.ctx, this.ws, 0, this.col, 1_048_576, this.cols);
   }
@@ -1454,6 +1466,10 @@ export interface FakeHost {
   CustomFunctions: unknown;
   /** Functions registered through CustomFunctions.associate. */
   registered: Map<string, unknown>;
+  /** Ribbon command functions registered through Office.actions.associate, by name. */
+  actions: Map<string, unknown>;
+  /** How many times `Office.addin.showAsTaskpane` was called. */
+  shown: { count: number };
 }
 
 export interface FakeHostOptions {
@@ -1468,6 +1484,8 @@ export interface FakeHostOptions {
   latencyMs?: number;
   /** Custom functions registered from the start, by id (as the functions bundle's associate calls do). */
   functions?: Readonly<Record<string, unknown>>;
+  /** `Office.context.officeTheme` (absent unless given: as in a host without the theme API). */
+  officeTheme?: Record<string, unknown>;
 }
 
 /**
@@ -1482,6 +1500,8 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   const minor = options.excelApiMinor ?? 17;
   const cf = options.customFunctions ?? true;
   const registered = new Map<string, unknown>();
+  const actions = new Map<string, unknown>();
+  const shown = { count: 0 };
   const isSetSupported = (name: string, version?: string): boolean => {
     const v = Number((version ?? "1.1").split(".")[1] ?? 1);
     if (name === "ExcelApi") return v <= minor;
@@ -1490,13 +1510,18 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   };
   const Office = {
     HostType: { Excel: "Excel" },
-    context: { requirements: { isSetSupported }, partitionKey: undefined },
+    context: { requirements: { isSetSupported }, partitionKey: undefined, officeTheme: options.officeTheme },
     onReady: (cb?: (info: { host: string; platform: string }) => void) => {
       const info = { host: "Excel", platform: "OfficeOnline" };
       cb?.(info);
       return Promise.resolve(info);
     },
-    actions: { associate: () => undefined },
+    actions: { associate: (name: string, fn: unknown) => actions.set(name, fn) },
+    addin: {
+      showAsTaskpane: async (): Promise<void> => {
+        shown.count++;
+      },
+    },
   };
   for (const [id, fn] of Object.entries(options.functions ?? {})) if (typeof fn === "function") registered.set(id, fn);
   workbook.functions = registered;
@@ -1521,7 +1546,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
     ChartSeriesBy: { auto: "Auto", columns: "Columns", rows: "Rows" },
   };
   const CustomFunctions = cf ? { associate: (id: string, fn: unknown) => registered.set(id, fn) } : undefined;
-  return { workbook, Office, Excel, CustomFunctions, registered };
+  return { workbook, Office, Excel, CustomFunctions, registered, actions, shown };
 }
 
 /** Puts the host's Office, Excel and CustomFunctions on a global object (window or globalThis). */
