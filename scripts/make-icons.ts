@@ -1,7 +1,9 @@
 /**
- * Draws the add-in icons (assets/icon-16.png, -32, -64, -80): a blue rounded square with three
- * white bars of rising height under an amber "capacity" line. Deterministic: the same script
- * always writes the same bytes, so the PNGs in git can be checked against it.
+ * Draws the add-in's icons into assets/: the add-in icon (icon-16, -32, -64, -80: a blue rounded
+ * square with three white bars of rising height under an amber "capacity" line) and one icon per
+ * ribbon command (cmd-<name>-16, -32, -80), each its own picture so the buttons tell apart at a
+ * glance. Deterministic: the same script always writes the same bytes, so the PNGs in git can be
+ * checked against it.
  *
  * Plain Node (zlib for the deflate stream): each pixel is the average of an 8×8 grid of samples,
  * which gives clean anti-aliased edges at 16 px.
@@ -13,20 +15,24 @@ import * as path from "path";
 import * as zlib from "zlib";
 
 type Rgb = [number, number, number];
+/** A shape in unit coordinates (0..1, y down), painted in order; a null colour erases to transparent. */
+interface Shape {
+  color: Rgb | null;
+  inside: (x: number, y: number) => boolean;
+}
 
+/** Sizes of the add-in icon (IconUrl 32 and HighResolutionIconUrl 64 besides the ribbon's 16/32/80). */
 export const SIZES = [16, 32, 64, 80];
-const BACKGROUND: Rgb = [15, 108, 189]; // Fluent brand blue #0F6CBD
-const BARS: Rgb = [255, 255, 255];
-const LIMIT: Rgb = [255, 185, 0]; // amber #FFB900
+/** Sizes of each ribbon command's icon (the manifest's bt:Image sizes). */
+export const COMMAND_SIZES = [16, 32, 80];
 
-/** Shapes in unit coordinates (0..1, y down), painted in order. */
-const SHAPES: { color: Rgb; inside: (x: number, y: number) => boolean }[] = [
-  { color: BACKGROUND, inside: (x, y) => inRoundedRect(x, y, 0.03, 0.03, 0.97, 0.97, 0.2) },
-  { color: BARS, inside: (x, y) => inRoundedRect(x, y, 0.19, 0.56, 0.35, 0.82, 0.03) },
-  { color: BARS, inside: (x, y) => inRoundedRect(x, y, 0.42, 0.42, 0.58, 0.82, 0.03) },
-  { color: BARS, inside: (x, y) => inRoundedRect(x, y, 0.65, 0.3, 0.81, 0.82, 0.03) },
-  { color: LIMIT, inside: (x, y) => inRoundedRect(x, y, 0.14, 0.17, 0.86, 0.23, 0.03) },
-];
+const BRAND: Rgb = [15, 108, 189]; // Fluent brand blue #0F6CBD
+const WHITE: Rgb = [255, 255, 255];
+const AMBER: Rgb = [255, 185, 0]; // #FFB900
+const GREY: Rgb = [97, 97, 97]; // Fluent neutral foreground 2 #616161
+const GREEN: Rgb = [16, 124, 65]; // Excel green #107C41
+const BROWN: Rgb = [142, 86, 46]; // #8E562E
+const TAN: Rgb = [196, 127, 58]; // #C47F3A
 
 function inRoundedRect(x: number, y: number, x0: number, y0: number, x1: number, y1: number, r: number): boolean {
   if (x < x0 || x > x1 || y < y0 || y > y1) return false;
@@ -35,8 +41,81 @@ function inRoundedRect(x: number, y: number, x0: number, y0: number, x1: number,
   return (x - cx) ** 2 + (y - cy) ** 2 <= r * r;
 }
 
-/** RGBA pixels of one icon: straight (non-premultiplied) alpha, as PNG wants. */
-export function render(size: number, samples = 8): Buffer {
+const rect = (color: Rgb | null, x0: number, y0: number, x1: number, y1: number, r = 0.03): Shape => ({
+  color,
+  inside: (x, y) => inRoundedRect(x, y, x0, y0, x1, y1, r),
+});
+const circle = (color: Rgb | null, cx: number, cy: number, r: number): Shape => ({
+  color,
+  inside: (x, y) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r,
+});
+/** A polygon (even-odd rule), corners as [x, y] pairs. */
+const polygon = (color: Rgb | null, points: [number, number][]): Shape => ({
+  color,
+  inside: (x, y) => {
+    let inside = false;
+    for (let i = 0, j = points.length - 1; i < points.length; j = i++) {
+      const [xi, yi] = points[i];
+      const [xj, yj] = points[j];
+      if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) inside = !inside;
+    }
+    return inside;
+  },
+});
+
+/** The add-in icon: bars under a capacity line. */
+const ADDIN: Shape[] = [
+  rect(BRAND, 0.03, 0.03, 0.97, 0.97, 0.2),
+  rect(WHITE, 0.19, 0.56, 0.35, 0.82),
+  rect(WHITE, 0.42, 0.42, 0.58, 0.82),
+  rect(WHITE, 0.65, 0.3, 0.81, 0.82),
+  rect(AMBER, 0.14, 0.17, 0.86, 0.23),
+];
+
+/** The ribbon commands' icons, by the name in their file name (cmd-<name>-<size>.png). */
+export const COMMAND_ICONS: Record<string, Shape[]> = {
+  // Import lab results: a sheet with green rows, a blue arrow coming down into it.
+  import: [
+    rect(GREY, 0.12, 0.36, 0.88, 0.97, 0.06),
+    rect(WHITE, 0.19, 0.43, 0.81, 0.9, 0.02),
+    rect(GREEN, 0.27, 0.58, 0.73, 0.66, 0.01),
+    rect(GREEN, 0.27, 0.73, 0.73, 0.81, 0.01),
+    rect(BRAND, 0.41, 0.02, 0.59, 0.3, 0.02),
+    polygon(BRAND, [
+      [0.22, 0.26],
+      [0.78, 0.26],
+      [0.5, 0.56],
+    ]),
+  ],
+  // New business case: a briefcase with a green plus.
+  case: [
+    rect(BROWN, 0.32, 0.1, 0.68, 0.36, 0.06),
+    rect(null, 0.4, 0.17, 0.6, 0.36, 0.02),
+    rect(TAN, 0.04, 0.28, 0.9, 0.82, 0.08),
+    rect(BROWN, 0.04, 0.48, 0.9, 0.54, 0),
+    circle(WHITE, 0.74, 0.74, 0.27),
+    circle(GREEN, 0.74, 0.74, 0.23),
+    rect(WHITE, 0.63, 0.7, 0.85, 0.78, 0.01),
+    rect(WHITE, 0.7, 0.63, 0.78, 0.85, 0.01),
+  ],
+  // Share with managers: a person and a green arrow going out to the right.
+  share: [
+    circle(BRAND, 0.32, 0.28, 0.17),
+    rect(BRAND, 0.04, 0.52, 0.6, 0.96, 0.2),
+    rect(null, 0.04, 0.9, 0.6, 1, 0),
+    rect(GREEN, 0.52, 0.53, 0.78, 0.67, 0.01),
+    polygon(GREEN, [
+      [0.72, 0.36],
+      [0.99, 0.6],
+      [0.72, 0.84],
+    ]),
+  ],
+  // Function help: an "i" in a blue disc.
+  functions: [circle(BRAND, 0.5, 0.5, 0.47), circle(WHITE, 0.5, 0.27, 0.085), rect(WHITE, 0.42, 0.41, 0.58, 0.8, 0.04)],
+};
+
+/** RGBA pixels of one icon (default: the add-in icon): straight (non-premultiplied) alpha, as PNG wants. */
+export function render(size: number, samples = 8, shapes: Shape[] = ADDIN): Buffer {
   const rgba = Buffer.alloc(size * size * 4);
   for (let py = 0; py < size; py++) {
     for (let px = 0; px < size; px++) {
@@ -49,7 +128,7 @@ export function render(size: number, samples = 8): Buffer {
           const x = (px + (sx + 0.5) / samples) / size;
           const y = (py + (sy + 0.5) / samples) / size;
           let color: Rgb | null = null;
-          for (const shape of SHAPES) if (shape.inside(x, y)) color = shape.color;
+          for (const shape of shapes) if (shape.inside(x, y)) color = shape.color;
           if (color) {
             r += color[0];
             g += color[1];
@@ -68,6 +147,15 @@ export function render(size: number, samples = 8): Buffer {
     }
   }
   return rgba;
+}
+
+/** Every icon file this script writes: file name → PNG bytes. */
+export function allIcons(): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  for (const size of SIZES) out.set(`icon-${size}.png`, encodePng(size, render(size)));
+  for (const [name, shapes] of Object.entries(COMMAND_ICONS))
+    for (const size of COMMAND_SIZES) out.set(`cmd-${name}-${size}.png`, encodePng(size, render(size, 8, shapes)));
+  return out;
 }
 
 const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
@@ -111,10 +199,10 @@ export function encodePng(size: number, rgba: Buffer): Buffer {
 function main(): void {
   const outDir = path.resolve(process.argv[2] || path.join(__dirname, "..", "assets"));
   fs.mkdirSync(outDir, { recursive: true });
-  for (const size of SIZES) {
-    const file = path.join(outDir, `icon-${size}.png`);
-    fs.writeFileSync(file, encodePng(size, render(size)));
-    console.log(`wrote ${path.relative(process.cwd(), file)} (${size}×${size})`);
+  for (const [name, bytes] of allIcons()) {
+    const file = path.join(outDir, name);
+    fs.writeFileSync(file, bytes);
+    console.log(`wrote ${path.relative(process.cwd(), file)}`);
   }
 }
 

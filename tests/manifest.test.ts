@@ -7,7 +7,8 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { checkReferences, DEFAULT_SCHEMA_DIR, pngSize, validateSchema } from "../scripts/validate-manifest";
-import { encodePng, render, SIZES } from "../scripts/make-icons";
+import { allIcons, encodePng, render, SIZES } from "../scripts/make-icons";
+import { RIBBON_COMMANDS } from "../src/commands/ribbon";
 
 const ROOT = path.resolve(__dirname, "..");
 const MANIFEST = fs.readFileSync(path.join(ROOT, "manifest.xml"), "utf8");
@@ -63,7 +64,7 @@ describe("manifest.xml cross-references", () => {
 
   test("a resid that names no resource fails", () => {
     const problems = checkReferences(
-      broken('<Label resid="TaskpaneButton.Label"/>', '<Label resid="Nope.Label"/>'),
+      broken('<Label resid="ImportButton.Label"/>', '<Label resid="Nope.Label"/>'),
       ROOT,
     );
     expect(problems).toEqual([expect.stringMatching(/no resource has the id "Nope.Label"/)]);
@@ -132,5 +133,33 @@ describe("icons", () => {
     const file = path.join(ROOT, "assets", `icon-${size}.png`);
     expect(pngSize(file)).toEqual({ width: size, height: size });
     expect(fs.readFileSync(file).equals(encodePng(size, render(size)))).toBe(true);
+  });
+
+  test("every icon file in assets/ is what scripts/make-icons.ts draws, and it draws nothing else", () => {
+    const drawn = allIcons();
+    const files = fs.readdirSync(path.join(ROOT, "assets")).filter((f) => f.endsWith(".png"));
+    expect(files.sort()).toEqual([...drawn.keys()].sort());
+    for (const [name, bytes] of drawn)
+      expect([name, fs.readFileSync(path.join(ROOT, "assets", name)).equals(bytes)]).toEqual([name, true]);
+  });
+});
+
+describe("ribbon commands", () => {
+  /** Each button of the manifest: its FunctionName and the image resids of its icon. */
+  const buttons = [...MANIFEST.matchAll(/<Control xsi:type="Button" id="([^"]+)">([^]*?)<\/Control>/g)].map((m) => ({
+    id: m[1],
+    fn: /<FunctionName>([^<]+)<\/FunctionName>/.exec(m[2])?.[1],
+    images: [...m[2].matchAll(/<bt:Image size="\d+" resid="([^"]+)"\/>/g)].map((i) => i[1]),
+  }));
+
+  test("the four commands, each running a function the commands bundle associates", () => {
+    expect(buttons.map((b) => b.fn)).toEqual(["showImport", "showCase", "showShare", "showFunctions"]);
+    expect(buttons.map((b) => b.fn).sort()).toEqual(Object.keys(RIBBON_COMMANDS).sort());
+  });
+
+  test("each command has its own icon (no image shared between two buttons)", () => {
+    const all = buttons.flatMap((b) => b.images);
+    expect(all.length).toBe(4 * 3);
+    expect(new Set(all).size).toBe(all.length);
   });
 });
