@@ -16,6 +16,7 @@ const CustomFunctionsMetadataPlugin = require("custom-functions-metadata-plugin"
 const HtmlWebpackPlugin = require("html-webpack-plugin");
 const webpack = require("webpack");
 const { HelpPagePlugin } = require("./scripts/help-page");
+const { functionSummaries } = require("./scripts/function-summaries");
 
 const DEV_URL = "https://localhost:3000/";
 const FUNCTIONS_INPUT = "./src/functions/functions.ts";
@@ -39,17 +40,6 @@ function rewriteUrls(text, url) {
 function functionsMetadata() {
   const result = CustomFunctionsMetadataPlugin.generateResults[FUNCTIONS_INPUT];
   return result ? JSON.parse(result.metadataJson).functions : [];
-}
-
-/** What the task pane lists: id, one-line description, parameters, help anchor. */
-function functionSummaries() {
-  return functionsMetadata().map((f) => ({
-    id: f.id,
-    name: f.name,
-    description: f.description || "",
-    helpUrl: f.helpUrl || "",
-    parameters: (f.parameters || []).map((p) => ({ name: p.name, optional: Boolean(p.optional) })),
-  }));
 }
 
 module.exports = async (env, options) => {
@@ -97,9 +87,12 @@ module.exports = async (env, options) => {
       new webpack.DefinePlugin({
         // Read when taskpane.ts is compiled, i.e. after the metadata plugin has parsed functions.ts;
         // recomputed in watch mode when functions.ts changes.
-        __CAPLAB_FUNCTIONS__: webpack.DefinePlugin.runtimeValue(() => JSON.stringify(functionSummaries()), {
-          fileDependencies: [path.resolve(__dirname, FUNCTIONS_INPUT)],
-        }),
+        __CAPLAB_FUNCTIONS__: webpack.DefinePlugin.runtimeValue(
+          () => JSON.stringify(functionSummaries(functionsMetadata())),
+          {
+            fileDependencies: [path.resolve(__dirname, FUNCTIONS_INPUT)],
+          },
+        ),
       }),
       new HtmlWebpackPlugin({
         filename: "taskpane.html",

@@ -44,18 +44,19 @@ export function setupFirstRun(section: ImportSection): void {
   const load = async (): Promise<void> => {
     markSeen();
     card.hidden = true;
+    // The focus goes to the import's progress line (and, when the import is done, to "Go to Summary").
+    byId("import-status").focus();
     try {
       section.addFiles(await sampleFiles(), true);
     } catch (e) {
       byId("import-error").textContent = `The sample could not be loaded (${(e as Error).message}). Reload the pane.`;
     }
-    byId("file-input").focus();
   };
   byId("sample-import").addEventListener("click", () => void load());
   byId("sample-again").addEventListener("click", () => void load());
   byId("sample-skip").addEventListener("click", () => {
     markSeen();
     card.hidden = true;
-    byId("file-input").focus();
+    byId("choose-files").focus();
   });
 }

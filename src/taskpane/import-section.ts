@@ -8,6 +8,7 @@ import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../analysis/lab-plan";
 import { STEP_METRICS } from "../analysis/lab-data";
 import type { WorkbookPlan } from "../analysis/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
+import { activateSheet } from "../excel/activate-sheet";
 import type { FilePreview } from "./lab-reading";
 import { paneSizeProblem } from "./pane-limits";
 import type { WorkerReply, WorkerRequest } from "./read-worker";
@@ -64,11 +65,16 @@ export class ImportSection {
   private readonly cancelButton = byId<HTMLButtonElement>("cancel");
   private readonly clearButton = byId<HTMLButtonElement>("clear");
   private readonly progressBlock = byId("progress-block");
-  private readonly progress = byId<HTMLProgressElement>("progress");
+  /** A fluent-progress-bar (value from 0 to its max, 100). */
+  private readonly progress = byId<HTMLElement & { value: number }>("progress");
   private readonly progressLabel = byId("progress-label");
   private readonly elapsed = byId("progress-elapsed");
   private readonly status = byId("import-status");
   private readonly error = byId("import-error");
+  private readonly next = byId("import-next");
+  private readonly fitNote = byId("import-fit-note");
+  /** The sheet "Go to Summary" opens (the first sheet the last import wrote). */
+  private summarySheet = "";
   /** When the current operation (reading, or analysing and writing) started. */
   private startedAt = 0;
   private ticker: ReturnType<typeof setInterval> | null = null;
@@ -80,6 +86,8 @@ export class ImportSection {
       if (this.input.files) this.addFiles(Array.from(this.input.files));
       this.input.value = "";
     });
+    byId("choose-files").addEventListener("click", () => this.input.click());
+    byId("goto-summary").addEventListener("click", () => void this.goToSummary());
     const drop = byId("drop-zone");
     drop.addEventListener("dragover", (e) => {
       e.preventDefault();
@@ -123,7 +131,9 @@ export class ImportSection {
   addFiles(files: File[], autoImport = false): void {
     if (this.busy === "writing" || this.busy === "analysing") return;
     this.autoImport = autoImport;
-    this.error.textContent = "";
+    this.clearError();
+    this.next.hidden = true;
+    this.fitNote.hidden = true;
     let reading = 0;
     for (const file of files) {
       const entry: Entry = { id: this.nextId++, file, read: 0 };
@@ -261,6 +271,7 @@ export class ImportSection {
     this.cancelButton.hidden = idle;
     this.clearButton.hidden = !idle || this.entries.length === 0;
     this.input.disabled = this.busy === "analysing" || this.busy === "writing";
+    byId<HTMLButtonElement>("choose-files").disabled = this.input.disabled;
     this.maxRows.disabled = !idle;
     if (this.busy === "reading") {
       const total = this.entries.reduce((a, e) => a + e.file.size, 0) || 1;
@@ -310,8 +321,21 @@ export class ImportSection {
     this.status.textContent = text;
   }
 
-  private fail(message: string): void {
+  /** Empties the error line and unlinks it from the field it named. */
+  private clearError(): void {
+    this.error.textContent = "";
+    this.maxRows.removeAttribute("aria-invalid");
+    this.maxRows.setAttribute("aria-describedby", "max-rows-help");
+  }
+
+  private fail(message: string, field?: HTMLElement): void {
     this.error.textContent = message;
+    if (field) {
+      // The alert names the field; the field points at the alert (read again when it has the focus).
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", `import-error ${field.getAttribute("aria-describedby") ?? ""}`.trim());
+      field.focus();
+    }
     this.busy = "idle";
     this.stopTicker();
     this.progressBlock.hidden = true;
@@ -336,11 +360,10 @@ export class ImportSection {
     const missing = missingRequirements();
     if (missing) return this.fail(missing);
     const limit = this.subintervalLimit();
-    if (typeof limit === "string") {
-      this.maxRows.focus();
-      return this.fail(limit);
-    }
-    this.error.textContent = "";
+    if (typeof limit === "string") return this.fail(limit, this.maxRows);
+    this.clearError();
+    this.next.hidden = true;
+    this.fitNote.hidden = true;
     this.busy = "analysing";
     this.stage = "";
     this.startTicker();
@@ -383,6 +406,7 @@ export class ImportSection {
       );
       this.showWarnings(plan.warnings);
       this.update();
+      this.showNext(plan);
     } catch (e) {
       if (e instanceof RenderCancelled) {
         this.busy = "idle";
@@ -416,6 +440,36 @@ export class ImportSection {
       this.status.append(el("span", ` … ${warnings.length - shown.length} more warnings on the Summary sheet.`));
   }
 
+  /**
+   * After an import: "Go to Summary" (which gets the focus: the result of the action), and why
+   * there is no Fit sheet when there is none (the Summary sheet's own explanation).
+   */
+  private showNext(plan: WorkbookPlan): void {
+    this.summarySheet = this.lastResult?.sheets[0]?.written ?? plan.sheets[0]?.name ?? "";
+    const gotoButton = byId("goto-summary");
+    gotoButton.textContent = `Go to ${this.summarySheet}`;
+    this.next.hidden = this.summarySheet === "";
+    if (!plan.sheets.some((sh) => sh.name === "Fit")) {
+      const why = plan.sheets[0]?.notes.find((n) => /^Fit: /.test(n))?.slice("Fit: ".length);
+      this.fitNote.textContent =
+        `No Fit sheet: ${why ?? "the steps do not vary two or more factors at two levels"}. ` +
+        "A fit needs a designed experiment (e.g. an iogen plan over two factors at two levels each).";
+      this.fitNote.hidden = false;
+    }
+    if (!this.next.hidden) gotoButton.focus();
+    else this.status.focus();
+  }
+
+  /** Shows the Summary sheet in Excel. */
+  private async goToSummary(): Promise<void> {
+    try {
+      await activateSheet(this.summarySheet);
+      this.say(`${this.summarySheet} is the active sheet.`);
+    } catch (e) {
+      this.fail(`Could not open ${this.summarySheet}: ${(e as Error).message}.`);
+    }
+  }
+
   /** Cancel: stops reading/analysis (the worker is ended) or writing (between requests). */
   cancel(): void {
     if (this.busy === "writing") {
@@ -444,7 +498,9 @@ export class ImportSection {
   clear(): void {
     for (const e of this.entries) this.post({ type: "forget", id: e.id });
     this.entries = [];
-    this.error.textContent = "";
+    this.clearError();
+    this.next.hidden = true;
+    this.fitNote.hidden = true;
     this.progressBlock.hidden = true;
     this.say("");
     this.update();

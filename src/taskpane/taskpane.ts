@@ -1,11 +1,15 @@
 /**
- * Task pane shell: tabs, the connection status line, and the sections (one module each:
- * import-section.ts, first-run.ts, functions-section.ts). Works with or without Office.js:
- * outside Excel it says so, previews files and lists the functions, and Import stays disabled.
+ * Task pane shell: Fluent components and theme, tabs (opened by the ribbon's commands too), the
+ * connection status line, and the sections (one module each: import-section.ts, first-run.ts,
+ * functions-section.ts, case-sharing.ts, case-new.ts). Works with or without Office.js: outside
+ * Excel it says so, previews files and lists the functions, and Import stays disabled.
  */
 import { byId } from "./dom";
+import { defineFluentComponents } from "./fluent";
+import { followOfficeTheme, setupTheme } from "./theme";
 import { setupTabs } from "./tabs";
-import { setupFunctionsSection } from "./functions-section";
+import { enableInsert, setupFunctionsSection } from "./functions-section";
+import { insertIntoSelectedCell } from "../excel/insert-formula";
 import { ImportSection } from "./import-section";
 import { setupFirstRun } from "./first-run";
 import { functionsRegistered, officeHost } from "./host";
@@ -20,13 +24,16 @@ function setStatus(text: string, kind: "ok" | "offline"): void {
 }
 
 async function start(): Promise<void> {
-  setupTabs(byId("panel-import").previousElementSibling as HTMLElement);
+  setupTheme();
+  defineFluentComponents();
+  setupTabs();
   setupFunctionsSection();
   const section = new ImportSection();
   (window as unknown as { caplabImport: ImportSection }).caplabImport = section;
   setupFirstRun(section);
   setStatus("Connecting to Excel…", "offline");
   const host = await officeHost(3000);
+  followOfficeTheme();
   if (host !== "Excel") {
     setStatus("Not running inside Excel: files can be previewed here, but not imported.", "offline");
     section.setHost("Open Capacity Lab in Excel to import.");
@@ -40,11 +47,12 @@ async function start(): Promise<void> {
   }
   setStatus(
     functionsRegistered()
-      ? "Connected to Excel. Type =CAPLAB. in a cell to use the functions."
+      ? "Connected to Excel: type =CAPLAB. in a cell, or insert from Functions."
       : "Connected to Excel (the CAPLAB functions are not registered: imports write values in their place).",
     "ok",
   );
   section.setHost(null);
+  enableInsert(insertIntoSelectedCell);
   byId("share-unavailable").hidden = true;
   byId("case-unavailable").hidden = true;
   initNewCaseSection();

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { chooseFiles, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
+import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount } from "../../src/analysis/plan";
@@ -90,7 +90,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(preview[1]).toMatch(/summary\.csv.*iogen summary CSV/);
       expect(preview[2]).toMatch(/input\.json.*fio JSON/);
       expect(await page.inputValue("#response")).toBe("cpu_busy_pct");
-      expect(await page.isEnabled("#import")).toBe(true);
+      expect(await isEnabled(page, "#import")).toBe(true);
 
       await page.click("#import");
       await page.waitForFunction(
@@ -285,7 +285,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(wb.tables).not.toContain("Subintervals");
       expect(wb.refused).toBeGreaterThan(0);
       expect(wb.firstRow.slice(2, 5)).toEqual(["1", "step-1", 1]); // step, step name, subinterval
-      expect(await page.isEnabled("#import")).toBe(true);
+      expect(await isEnabled(page, "#import")).toBe(true);
       expect(await page.isHidden("#cancel")).toBe(true);
       expect(s.consoleErrors).toEqual([]);
     } finally {
@@ -308,14 +308,14 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(list).toContain("huge-subintervals.csv: 1.30 GiB is more than the pane reads at once (1.25 GiB");
       expect(list).toContain("caplab report huge-subintervals.csv -o huge-subintervals.xlsx");
       expect(list).toMatch(/fio JSON/);
-      expect(await page.isEnabled("#import")).toBe(false);
+      expect(await isEnabled(page, "#import")).toBe(false);
       // Alone it is refused too, and the pane is not left waiting for a read that never started.
       await page.click("#clear");
       await page.setInputFiles("#file-input", [huge]);
       await page.waitForFunction(() =>
         /0 files ready, 1 with errors/.test(document.getElementById("import-status")?.textContent ?? ""),
       );
-      expect(await page.isEnabled("#import")).toBe(false);
+      expect(await isEnabled(page, "#import")).toBe(false);
       expect(s.consoleErrors).toEqual([]);
     } finally {
       await s.close();
@@ -349,7 +349,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
         /1 file ready/.test(document.getElementById("import-status")?.textContent ?? ""),
       );
       expect(await page.textContent("#file-list")).toMatch(/fio JSON/);
-      expect(await page.isEnabled("#import")).toBe(false);
+      expect(await isEnabled(page, "#import")).toBe(false);
     } finally {
       await s.close();
     }
