@@ -1,27 +1,21 @@
 /**
- * "Prepare for sharing" and "Export a values-only workbook" in the open workbook (Office.js).
+ * "Export for managers", in one step (Office.js): the chosen sheets of the open workbook as a new
+ * workbook of values and native formulas, which opens anywhere without the add-in — and the
+ * user's workbook gains nothing (no copies, no listing sheet).
  *
- * Prepare for sharing: reads the sheets (formulas, values, value types of each used range),
- * plans the freeze with {@link planFreeze} (values computed by our own worksheet functions in this
- * runtime), copies each chosen sheet with `Worksheet.copy` (ExcelApi 1.7; formats and charts come
- * with the copy, the original is not touched), writes into the copy the values (`Range.values`,
- * only numbers, booleans and text that cannot read as a formula), the native equivalents
- * (`Range.formulas`), or Excel's own values (`Range.copyFrom(original, "Values")`, 1.9: a value
- * copy never re-parses text), lists every frozen cell on a `Frozen formulas` sheet (formula
- * texts written into text-formatted cells), and then reads the copies back to check that no
- * `CAPLAB.` formula is left and that each frozen cell shows the original's value.
- *
- * Export: reads the copies (and, with ExcelApi 1.15, their charts' ranges) and opens a new
- * workbook built from them by ExcelJS (`valuesOnlyWorkbook`, charts added as native charts over
- * the same cells) with `Excel.createWorkbook(base64)` (1.8) — no custom-function names, no add-in
- * part, no trust prompt. (`getFileAsync` cannot give the .xlsx on the web, and cannot strip
- * the add-in parts anywhere.)
+ * It reads the sheets (formulas, values, value types of each used range; one sheet per request),
+ * plans the freeze with {@link planFreeze} (each Capacity Lab formula's value computed by our own
+ * worksheet functions in this runtime, or Excel's value where they cannot), applies it to the
+ * sheets *as read* ({@link applyFreeze}, in memory), reads their number formats, column widths and
+ * (ExcelApi 1.15) charts, writes the new .xlsx with ExcelJS (`valuesOnlyExport`: no
+ * custom-function names, no add-in part, no trust prompt) and opens it with
+ * `Excel.createWorkbook(base64)` (ExcelApi 1.8); the file is also returned for a download link.
+ * (`getFileAsync` cannot give the .xlsx on the web, and cannot strip the add-in parts anywhere.)
  *
  * All `Excel.run` calls of the feature are here; the logic is in `src/sharing/` (pure: `freeze.ts`, `evaluate.ts`, `export.ts`).
  */
 import { parseCell } from "../analysis/plan";
-import { formulaOf, frozenListing, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "../sharing/freeze";
-import { isErrorValue, Scalar } from "../sharing/evaluate";
+import { applyFreeze, formulaOf, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "../sharing/freeze";
 import type { ExportChart, ExportSheet } from "../sharing/export";
 
 /**
@@ -31,49 +25,9 @@ import type { ExportChart, ExportSheet } from "../sharing/export";
  * 100,000 cells of formulas, values, value types and number formats is about 4.5 MB of JSON.
  */
 export const MAX_SCAN_CELLS = 100_000;
-/** Sheet-name limit in Excel. */
-const MAX_SHEET_NAME = 31;
-export const FROZEN_SHEET = "Frozen formulas";
 
-export interface ShareOptions {
-  /** Sheets to copy; default every sheet with a Capacity Lab formula. */
-  sheets?: string[];
-  /** Keep NPV_IT live as first flow + NPV(rate, rest) (default false). */
-  nativeEquivalents?: boolean;
-}
-
-export interface ShareReport {
-  /** Original → copy names. */
-  copies: { original: string; copy: string }[];
-  frozen: FrozenCell[];
-  /** Name of the listing sheet. */
-  listing: string;
-  /** Capacity Lab formulas found in the copies after freezing (0 when all went well). */
-  remainingCaplab: number;
-  /** Frozen cells whose value in the copy differs from the original's. */
-  mismatches: string[];
-  /** Sheets not read because they are too large (their cells cannot be frozen or referred to). */
-  skipped: string[];
-}
-
-/** Throws a clear error when the host lacks a requirement set. */
-function requireSet(version: string, what: string): void {
-  const supported = Office.context.requirements.isSetSupported("ExcelApi", version);
-  if (!supported) throw new Error(`${what} needs ExcelApi ${version}, which this version of Excel does not support`);
-}
-
-/** A sheet name not yet used: "Model (shared)", "Model (shared 2)", cut to 31 characters. */
-export function uniqueSheetName(base: string, suffix: string, taken: Set<string>): string {
-  for (let n = 1; ; n++) {
-    // "Model (shared)" → "Model (shared 2)"; "Frozen formulas" → "Frozen formulas 2".
-    const tail = n === 1 ? suffix : /\)$/.test(suffix) ? suffix.replace(/\)$/, ` ${n})`) : `${suffix} ${n}`;
-    const name = (base.slice(0, MAX_SHEET_NAME - tail.length) + tail).replace(/[:\\/?*[\]]/g, "_");
-    if (!taken.has(name.toLowerCase())) {
-      taken.add(name.toLowerCase());
-      return name;
-    }
-  }
-}
+/** The sheets a manager reads, ticked by default when the workbook has them (else those with Capacity Lab formulas). */
+export const DEFAULT_SHARED_SHEETS = ["Summary", "Steps", "Business case"];
 
 /** Reads every sheet's used range that is small enough; returns the snapshots and the names skipped. */
 async function readSheets(
@@ -128,11 +82,13 @@ export interface ShareableSheet {
   name: string;
   caplab: boolean;
   tooLarge: boolean;
+  /** Ticked when the list is first shown (see {@link DEFAULT_SHARED_SHEETS}). */
+  byDefault: boolean;
 }
 
 /**
- * The workbook's sheets with data, for choosing what to copy (those with a Capacity Lab formula
- * are the default).
+ * The workbook's sheets with data, for choosing what to include: Summary, Steps and Business case
+ * by default, or, in a workbook without them, the sheets with a Capacity Lab formula.
  *
  * @returns the sheets in workbook order
  */
@@ -141,123 +97,15 @@ export async function listShareableSheets(): Promise<ShareableSheet[]> {
     const { snapshots, skipped, names } = await readSheets(context);
     const caplab = new Set(sheetsWithCaplab(snapshots));
     const read = new Set(snapshots.map((s) => s.name));
-    return names
-      .filter((name) => read.has(name) || skipped.includes(name))
-      .map((name) => ({ name, caplab: caplab.has(name), tooLarge: skipped.includes(name) }));
-  });
-}
-
-function writableValue(v: Scalar): string | number | boolean {
-  // null in Range.values means "leave the cell as it is"; an empty result must clear it.
-  if (v === null || isErrorValue(v)) return "";
-  return v;
-}
-
-/**
- * Makes values-only copies of the chosen sheets and the `Frozen formulas` listing.
- *
- * @param options - which sheets (default: those with a Capacity Lab formula), native equivalents
- * @returns what was copied and frozen, and the check of the copies
- * @throws Error when the host lacks ExcelApi 1.9, when a chosen sheet does not exist or is too
- *   large to read, or when no sheet has a Capacity Lab formula and none was chosen
- */
-export async function prepareForSharing(options: ShareOptions = {}): Promise<ShareReport> {
-  requireSet("1.9", "Prepare for sharing");
-  return Excel.run(async (context) => {
-    const { snapshots, skipped } = await readSheets(context);
-    const byName = new Map(snapshots.map((s) => [s.name.toLowerCase(), s] as const));
-    const chosen = options.sheets ?? sheetsWithCaplab(snapshots);
-    if (chosen.length === 0)
-      throw new Error("No sheet has a Capacity Lab formula: there is nothing to prepare for sharing");
-    for (const name of chosen) {
-      if (!byName.has(name.toLowerCase())) {
-        throw new Error(
-          skipped.some((s) => s.toLowerCase() === name.toLowerCase())
-            ? `${name}: more than ${MAX_SCAN_CELLS.toLocaleString("en-US")} cells; too large to prepare for sharing`
-            : `${name}: no such sheet with data`,
-        );
-      }
-    }
-    const frozen = planFreeze(snapshots, chosen, { nativeEquivalents: options.nativeEquivalents });
-
-    const taken = new Set([...snapshots.map((s) => s.name.toLowerCase()), ...skipped.map((s) => s.toLowerCase())]);
-    const sheets = context.workbook.worksheets;
-    const copies = chosen.map((name) => {
-      const original = (byName.get(name.toLowerCase()) as SheetSnapshot).name;
-      const copy = uniqueSheetName(original, " (shared)", taken);
-      const ws = sheets.getItem(original).copy(Excel.WorksheetPositionType.end);
-      ws.name = copy;
-      return { original, copy, ws };
-    });
-    const listingName = uniqueSheetName(FROZEN_SHEET, "", taken);
-    await context.sync();
-
-    const copyOf = new Map(copies.map((c) => [c.original, c] as const));
-    for (const cell of frozen) {
-      const target = copyOf.get(cell.sheet);
-      if (!target) continue;
-      const { row, col } = parseCell(cell.address);
-      const r = cell.replacement;
-      if (r.kind === "values") {
-        target.ws.getRangeByIndexes(row, col, r.values.length, r.values[0]?.length ?? 1).values = r.values.map((line) =>
-          line.map(writableValue),
-        );
-      } else if (r.kind === "formula") {
-        target.ws.getRangeByIndexes(row, col, 1, 1).formulas = [[r.formula]];
-      } else {
-        const source = sheets.getItem(cell.sheet).getRangeByIndexes(row, col, r.rows, r.columns);
-        target.ws.getRangeByIndexes(row, col, r.rows, r.columns).copyFrom(source, Excel.RangeCopyType.values);
-      }
-    }
-
-    // The listing: formulas as text in text-formatted cells (a formula written as a value would run).
-    const rows = frozenListing(frozen, new Map(copies.map((c) => [c.original, c.copy])));
-    const listing = sheets.add(listingName);
-    const header = [["Sheet", "Cell", "Formula (as it was)", "Value", "Frozen as"]];
-    const all = [...header, ...rows.map((line) => line.map((v) => (v === null ? "" : v)))];
-    const block = listing.getRangeByIndexes(0, 0, all.length, 5);
-    block.numberFormat = all.map((line) => line.map((v, j) => (j === 3 && typeof v !== "string" ? "General" : "@")));
-    block.values = all as (string | number | boolean)[][];
-    listing.getRangeByIndexes(0, 0, 1, 5).format.font.bold = true;
-    block.format.autofitColumns();
-    await context.sync();
-
-    // Check the copies: no Capacity Lab formula left; each frozen cell shows the original's value.
-    const checks = copies.map((c) => {
-      const used = c.ws.getUsedRangeOrNullObject();
-      used.load("rowIndex,columnIndex,formulas,values");
-      return { c, used };
-    });
-    await context.sync();
-    let remaining = 0;
-    const mismatches: string[] = [];
-    for (const { c, used } of checks) {
-      if (used.isNullObject) continue;
-      used.formulas.forEach((line, i) =>
-        line.forEach((f, j) => {
-          if (hasCaplabFormula(formulaOf(f, used.values[i][j]))) remaining++;
-        }),
-      );
-      const original = byName.get(c.original.toLowerCase()) as SheetSnapshot;
-      for (const cell of frozen.filter((f) => f.sheet === c.original)) {
-        const { row, col } = parseCell(cell.address);
-        const was = original.values[row - original.row]?.[col - original.col];
-        const now = used.values[row - used.rowIndex]?.[col - used.columnIndex];
-        const same =
-          typeof was === "number" && typeof now === "number"
-            ? Math.abs(was - now) <= 1e-9 * Math.max(1, Math.abs(was))
-            : was === now;
-        if (!same) mismatches.push(`${c.copy}!${cell.address}: ${String(now)} (original ${String(was)})`);
-      }
-    }
-    return {
-      copies: copies.map(({ original, copy }) => ({ original, copy })),
-      frozen,
-      listing: listingName,
-      remainingCaplab: remaining,
-      mismatches,
-      skipped,
-    };
+    const listed = names.filter((name) => read.has(name) || skipped.includes(name));
+    const usual = new Set(DEFAULT_SHARED_SHEETS.map((n) => n.toLowerCase()));
+    const anyUsual = listed.some((n) => usual.has(n.toLowerCase()) && !skipped.includes(n));
+    return listed.map((name) => ({
+      name,
+      caplab: caplab.has(name),
+      tooLarge: skipped.includes(name),
+      byDefault: !skipped.includes(name) && (anyUsual ? usual.has(name.toLowerCase()) : caplab.has(name)),
+    }));
   });
 }
 
@@ -313,16 +161,6 @@ async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet
   );
 }
 
-/** What the export opened. */
-export interface ExportResult {
-  /** Size of the file in bytes. */
-  bytes: number;
-  /** Charts written into it. */
-  charts: number;
-  /** Charts not carried, and why (empty when all were). */
-  chartsLeftOut: string[];
-}
-
 /** Reads the sheets' charts in a request of its own: a chart Excel cannot describe costs only the charts. */
 async function chartsOf(sheetNames: string[]): Promise<{ charts: ExportChart[][]; problem?: string }> {
   if (!Office.context.requirements.isSetSupported("ExcelApi", "1.15"))
@@ -341,66 +179,139 @@ async function chartsOf(sheetNames: string[]): Promise<{ charts: ExportChart[][]
   }
 }
 
-/**
- * Opens a new workbook with the given sheets (normally the copies made by
- * {@link prepareForSharing}) as values and native formulas only, with their charts.
- *
- * @param sheetNames - the sheets to export, in order
- * @param title - the new workbook's title
- * @param open - opens the file (default `Excel.createWorkbook`); tests pass their own
- * @returns the size of the file and what became of the charts
- * @throws Error when the host lacks ExcelApi 1.8, a sheet does not exist, or a sheet still has a
- *   Capacity Lab formula
- */
-export async function exportValuesOnlyWorkbook(
-  sheetNames: string[],
-  title: string,
-  open: (base64: string) => Promise<void> = (b) => Excel.createWorkbook(b),
-): Promise<ExportResult> {
-  requireSet("1.8", "Export a values-only workbook");
-  const sheets = await Excel.run(async (context) => {
-    const read: { name: string; ws: Excel.Worksheet; used: Excel.Range }[] = [];
-    for (const name of sheetNames) {
+/** What "Export for managers" made. */
+export interface ManagerExport {
+  /** The sheets in the new workbook, in workbook order. */
+  sheets: string[];
+  /** The Capacity Lab formulas written as their values. */
+  frozen: FrozenCell[];
+  /** Frozen cells whose value differs from the one Excel shows ("Sheet!A1: new (Excel shows old)"). */
+  mismatches: string[];
+  /** Sheets too large to read; a formula of the chosen sheets that refers to one is written as its value. */
+  skipped: string[];
+  /** Size of the file in bytes. */
+  bytes: number;
+  /** Charts written into it. */
+  charts: number;
+  /** Charts not carried, and why (empty when all were). */
+  chartsLeftOut: string[];
+  /** The file, base64 (as Excel.createWorkbook takes it), for a download link. */
+  base64: string;
+  /** True when the new workbook was opened in Excel; otherwise why not. */
+  opened: true | string;
+}
+
+/** Number formats and column widths of the chosen sheets (one sheet per request, as readSheets). */
+async function readFormats(names: string[]): Promise<{ numberFormat: string[][]; columnWidths: number[] }[]> {
+  return Excel.run(async (context) => {
+    const read = names.map((name) => {
       const ws = context.workbook.worksheets.getItem(name);
-      const used = ws.getUsedRangeOrNullObject();
-      used.load("rowIndex,columnIndex,formulas,values,valueTypes,numberFormat,columnCount");
-      read.push({ name, ws, used });
-      // One sheet per request (each within MAX_SCAN_CELLS): a response over 5 MB is refused on the web.
+      return { ws, used: ws.getUsedRangeOrNullObject() };
+    });
+    for (const { used } of read) {
+      used.load("numberFormat,columnIndex,columnCount");
       // eslint-disable-next-line office-addins/no-context-sync-in-loop -- deliberate (see MAX_SCAN_CELLS)
       await context.sync();
     }
-    const widths = read.map(({ ws, used }) => {
-      if (used.isNullObject) return [];
-      return Array.from({ length: used.columnIndex + used.columnCount }, (_, j) => {
-        const format = ws.getRangeByIndexes(0, j, 1, 1).format;
-        format.load("columnWidth");
-        return format;
-      });
-    });
-    await context.sync();
-    return read.map(({ name, used }, k): ExportSheet =>
+    const widths = read.map(({ ws, used }) =>
       used.isNullObject
-        ? { name, row: 0, col: 0, formulas: [], values: [] }
-        : {
-            name,
-            row: used.rowIndex,
-            col: used.columnIndex,
-            formulas: used.formulas,
-            values: used.values,
-            valueTypes: used.valueTypes as string[][],
-            numberFormat: used.numberFormat as string[][],
-            // Excel gives points; a character of the default font is about 7 points wide.
-            columnWidths: widths[k].map((f) => f.columnWidth / 7),
-          },
+        ? []
+        : Array.from({ length: used.columnIndex + used.columnCount }, (_, j) => {
+            const format = ws.getRangeByIndexes(0, j, 1, 1).format;
+            format.load("columnWidth");
+            return format;
+          }),
     );
+    await context.sync();
+    return read.map(({ used }, k) => ({
+      numberFormat: used.isNullObject ? [] : (used.numberFormat as string[][]),
+      // Excel gives points; a character of the default font is about 7 points wide.
+      columnWidths: widths[k].map((f) => f.columnWidth / 7),
+    }));
   });
-  const { charts, problem } = await chartsOf(sheetNames);
-  sheets.forEach((sheet, k) => (sheet.charts = charts[k]));
+}
+
+/** The frozen cells whose computed value differs from the value Excel shows in the original. */
+function mismatchesOf(frozen: FrozenCell[], snapshots: Map<string, SheetSnapshot>): string[] {
+  const out: string[] = [];
+  for (const cell of frozen) {
+    if (cell.replacement.kind !== "values") continue; // "copy" takes Excel's own value
+    const sheet = snapshots.get(cell.sheet.toLowerCase()) as SheetSnapshot;
+    const { row, col } = parseCell(cell.address);
+    const was = sheet.values[row - sheet.row]?.[col - sheet.col];
+    const now = cell.value === null ? "" : cell.value;
+    const same =
+      typeof was === "number" && typeof now === "number"
+        ? Math.abs(was - now) <= 1e-9 * Math.max(1, Math.abs(was))
+        : was === now;
+    if (!same) out.push(`${cell.sheet}!${cell.address}: ${String(now)} (Excel shows ${String(was)})`);
+  }
+  return out;
+}
+
+/**
+ * Writes the chosen sheets as a new values-only workbook and opens it; the open workbook is only read.
+ *
+ * @param sheetNames - the sheets to include (as listed by {@link listShareableSheets}), in any order:
+ *   the new workbook has them in the open workbook's order
+ * @param title - the new workbook's title
+ * @param open - opens the file; default `Excel.createWorkbook` where ExcelApi 1.8 is supported, else
+ *   none (the pane then offers the file as a download); tests pass their own
+ * @returns what was written, and the file
+ * @throws Error naming the sheet when none is chosen, a chosen sheet does not exist or is too large
+ *   to read, or (a bug) a Capacity Lab formula would be left in the file
+ */
+export async function exportForManagers(
+  sheetNames: string[],
+  title: string,
+  open: ((base64: string) => Promise<void>) | null = Office.context.requirements.isSetSupported("ExcelApi", "1.8")
+    ? (b) => Excel.createWorkbook(b)
+    : null,
+): Promise<ManagerExport> {
+  if (sheetNames.length === 0) throw new Error("Choose at least one sheet to include");
+  const { snapshots, skipped, names } = await Excel.run(readSheets);
+  const byName = new Map(snapshots.map((s) => [s.name.toLowerCase(), s] as const));
+  const wanted = new Set(sheetNames.map((n) => n.toLowerCase()));
+  for (const name of sheetNames) {
+    if (byName.has(name.toLowerCase())) continue;
+    throw new Error(
+      skipped.some((s) => s.toLowerCase() === name.toLowerCase())
+        ? `${name}: more than ${MAX_SCAN_CELLS.toLocaleString("en-US")} cells, too large to include`
+        : `${name}: no such sheet with data`,
+    );
+  }
+  const chosen = names.filter((n) => wanted.has(n.toLowerCase()));
+  const frozen = planFreeze(snapshots, chosen);
+  const formats = await readFormats(chosen);
+  const { charts, problem } = await chartsOf(chosen);
+  const sheets: ExportSheet[] = chosen.map((name, k) => ({
+    ...applyFreeze(byName.get(name.toLowerCase()) as SheetSnapshot, frozen),
+    ...formats[k],
+    charts: charts[k],
+  }));
   const { valuesOnlyExport, toBase64 } = await import("../sharing/export");
-  const { bytes, ...counted } = await valuesOnlyExport(sheets, title);
-  await open(toBase64(bytes));
+  const { bytes, written, leftOut } = await valuesOnlyExport(sheets, title);
+  const base64 = toBase64(bytes);
+  let opened: true | string = "this version of Excel cannot open a new workbook from the add-in (ExcelApi 1.8)";
+  if (open) {
+    try {
+      await open(base64);
+      opened = true;
+    } catch (e) {
+      opened = `Excel did not open it (${(e as Error).message})`;
+    }
+  }
   const chartsLeftOut = problem ? [problem] : [];
-  if (counted.leftOut > 0)
-    chartsLeftOut.push(`${counted.leftOut} chart${counted.leftOut === 1 ? " draws" : "s draw"} a sheet not exported`);
-  return { bytes: bytes.length, charts: counted.written, chartsLeftOut };
+  if (leftOut > 0) chartsLeftOut.push(`${leftOut} chart${leftOut === 1 ? " draws" : "s draw"} a sheet not included`);
+  return {
+    sheets: chosen,
+    frozen,
+    mismatches: mismatchesOf(frozen, byName),
+    skipped,
+    bytes: bytes.length,
+    charts: written,
+    chartsLeftOut,
+    base64,
+    opened,
+  };
 }

@@ -1,123 +1,133 @@
 /**
- * Task pane section "Share with people who do not have the add-in": the workbook's sheets as
- * checkboxes (those that use Capacity Lab functions ticked), **Prepare for sharing** makes
- * values-only copies of the ticked sheets (with a `Frozen formulas` listing), and **Export values-only workbook** opens those copies as a new workbook
- * without any add-in part. The work is done by `src/excel/sharing-excel.ts`; this file only wires
- * the buttons and reports the outcome in words (an `aria-live` status line).
+ * The Share tab: "Share with managers" in one step. The workbook's sheets with data are listed as
+ * checkboxes (Summary, Steps and Business case ticked when there), and **Export for managers**
+ * makes the new values-only workbook at once (`exportForManagers`, src/excel/sharing-excel.ts):
+ * opened in Excel, and offered as a download too. The user's workbook is only read. The list is
+ * read again each time the tab is shown (an import or a case may have added sheets); until it is
+ * read, it says so and Export waits.
  */
-import { exportValuesOnlyWorkbook, listShareableSheets, prepareForSharing, ShareReport } from "../excel/sharing-excel";
-import { el } from "./dom";
+import { exportForManagers, listShareableSheets, ManagerExport, ShareableSheet } from "../excel/sharing-excel";
+import { byId, el } from "./dom";
 
-function byId<T extends HTMLElement>(id: string): T {
-  const el = document.getElementById(id);
-  if (!el) throw new Error(`taskpane.html has no #${id}`);
-  return el as T;
+/** "Summary, Steps and Business case". */
+function listed(names: string[]): string {
+  return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
 }
 
-/** One line that says what happened, for the status area. */
-export function describeReport(r: ShareReport): string {
-  const copies = r.copies.map((c) => `"${c.copy}"`).join(", ");
-  const values = r.frozen.filter((f) => f.replacement.kind === "values").length;
-  const natives = r.frozen.filter((f) => f.replacement.kind === "formula").length;
-  const copied = r.frozen.filter((f) => f.replacement.kind === "copy").length;
-  const parts = [
-    `${values} formula${values === 1 ? "" : "s"} replaced by ${values === 1 ? "its value" : "their values"}`,
-  ];
-  if (natives > 0) parts.push(`${natives} kept live as native Excel formulas`);
-  if (copied > 0) parts.push(`${copied} copied as Excel calculated ${copied === 1 ? "it" : "them"}`);
-  let text = `Made ${copies}: ${parts.join(", ")}; listed on "${r.listing}".`;
-  if (r.remainingCaplab > 0) text += ` Warning: ${r.remainingCaplab} Capacity Lab formula(s) are still in the copies.`;
+/** What happened, in words, for the status line. */
+export function describeExport(r: ManagerExport): string {
+  const what = `${r.sheets.length === 1 ? "the sheet" : "the sheets"} ${listed(r.sheets)}`;
+  const charts = r.charts > 0 ? `, ${r.charts} chart${r.charts === 1 ? "" : "s"}` : "";
+  const values = r.frozen.length;
+  const frozen =
+    values > 0
+      ? ` ${values} Capacity Lab result${values === 1 ? " is" : "s are"} written as ${values === 1 ? "a number" : "numbers"}.`
+      : "";
+  const size = `${Math.max(1, Math.round(r.bytes / 1024))} KB`;
+  let text =
+    r.opened === true
+      ? `Opened a new workbook with ${what}${charts} (${size}): save it and send it.${frozen} Your workbook is unchanged.`
+      : `Made a workbook with ${what}${charts} (${size}); ${r.opened}: download it below.${frozen} Your workbook is unchanged.`;
+  if (r.chartsLeftOut.length > 0) text += ` Charts not carried: ${r.chartsLeftOut.join("; ")}.`;
   if (r.mismatches.length > 0)
-    text += ` Warning: values differ from the originals at ${r.mismatches.slice(0, 3).join("; ")}.`;
-  if (r.skipped.length > 0) text += ` Not read (too large): ${r.skipped.join(", ")}.`;
+    text += ` Check these numbers, which differ from what Excel shows: ${r.mismatches.slice(0, 3).join("; ")}.`;
   return text;
 }
 
-/** Wires the section's buttons; call once Office.js reports Excel. */
+interface CheckboxElement extends HTMLElement {
+  checked: boolean;
+  disabled: boolean;
+}
+
+/** Wires the section; call once Office.js reports Excel. */
 export function initSharingSection(): void {
   const section = byId<HTMLElement>("case-sharing");
-  const prepare = byId<HTMLButtonElement>("share-prepare");
   const exportButton = byId<HTMLButtonElement>("share-export");
-  const native = byId<HTMLInputElement>("share-native");
   const status = byId<HTMLParagraphElement>("share-status");
+  const error = byId<HTMLParagraphElement>("share-error");
   const list = byId<HTMLElement>("share-sheet-list");
-  let copies: string[] = [];
+  const download = byId<HTMLElement>("share-download");
+  const link = byId<HTMLAnchorElement>("share-download-link");
   section.hidden = false;
+  let loaded = false;
+  let busy = false;
+  let url: string | null = null;
 
-  /** One checkbox per sheet with data; those with a Capacity Lab formula are ticked. */
+  const boxes = (): CheckboxElement[] => Array.from(list.querySelectorAll<CheckboxElement>("fluent-checkbox"));
+  const chosen = (): string[] =>
+    boxes()
+      .filter((b) => b.checked && !b.disabled)
+      .map((b) => b.dataset.sheet ?? "");
+  const update = (): void => {
+    exportButton.disabled = busy || !loaded || chosen().length === 0;
+    section.setAttribute("aria-busy", String(busy || !loaded));
+  };
+
+  const checkbox = (sheet: ShareableSheet, i: number, ticked: boolean): HTMLElement => {
+    const row = el("div", "", "check");
+    const box = document.createElement("fluent-checkbox") as CheckboxElement;
+    box.id = `share-sheet-${i}`;
+    box.dataset.sheet = sheet.name;
+    box.checked = ticked;
+    box.disabled = sheet.tooLarge;
+    box.addEventListener("change", update);
+    const label = el("label", sheet.name);
+    label.htmlFor = box.id;
+    row.append(box, label);
+    if (sheet.tooLarge) row.append(el("span", " (too large: more than 100,000 cells)", "muted"));
+    return row;
+  };
+
+  /** Reads the sheets; keeps what the user ticked or unticked, ticks the defaults of new sheets. */
   const showSheets = async (): Promise<void> => {
+    const before = new Map(boxes().map((b) => [b.dataset.sheet ?? "", b.checked] as const));
+    loaded = false;
+    update();
+    if (before.size === 0) list.replaceChildren(el("p", "Reading the workbook's sheets…", "muted"));
     try {
       const sheets = await listShareableSheets();
-      const ticked = new Set([...list.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value));
-      const first = list.querySelector("input") === null;
-      list.replaceChildren(
-        ...sheets.map((sheet, i) => {
-          const label = el("label", "", "check");
-          const box = el("input");
-          box.type = "checkbox";
-          box.id = `share-sheet-${i}`;
-          box.value = sheet.name;
-          box.checked = !sheet.tooLarge && (first ? sheet.caplab : ticked.has(sheet.name) || sheet.caplab);
-          box.disabled = sheet.tooLarge;
-          const note = sheet.tooLarge ? " (too large to copy)" : sheet.caplab ? " (Capacity Lab formulas)" : "";
-          label.append(box, ` ${sheet.name}${note}`);
-          return label;
-        }),
-      );
-      if (sheets.length === 0) list.replaceChildren(el("p", "No sheet has data yet.", "muted"));
+      list.replaceChildren(...sheets.map((sheet, i) => checkbox(sheet, i, before.get(sheet.name) ?? sheet.byDefault)));
+      if (sheets.length === 0)
+        list.replaceChildren(el("p", "No sheet has data yet: import lab results or build a case first.", "muted"));
+      loaded = true;
     } catch (e) {
       list.replaceChildren(el("p", `Could not read the sheets: ${(e as Error).message}`, "muted"));
     }
+    update();
   };
   void showSheets();
-  byId("tab-share").addEventListener("click", () => void showSheets());
-
-  const busy = (on: boolean): void => {
-    prepare.disabled = on;
-    exportButton.disabled = on || copies.length === 0;
-    section.setAttribute("aria-busy", String(on));
-  };
-  const say = (text: string, kind: "ok" | "error" | "info"): void => {
-    status.textContent = text;
-    status.className = `share-status ${kind}`;
-  };
-
-  prepare.addEventListener("click", async () => {
-    busy(true);
-    say("Preparing copies…", "info");
-    try {
-      const chosen = [...list.querySelectorAll<HTMLInputElement>("input:checked")].map((i) => i.value);
-      if (chosen.length === 0) {
-        say("Choose at least one sheet to copy.", "error");
-        return;
-      }
-      const report = await prepareForSharing({ nativeEquivalents: native.checked, sheets: chosen });
-      void showSheets();
-      copies = report.copies.map((c) => c.copy);
-      say(describeReport(report), report.remainingCaplab === 0 && report.mismatches.length === 0 ? "ok" : "error");
-    } catch (e) {
-      say(`Could not prepare for sharing: ${(e as Error).message}`, "error");
-    } finally {
-      busy(false);
-    }
+  byId("tabs").addEventListener("change", () => {
+    if (!byId("panel-share").hidden) void showSheets();
   });
 
   exportButton.addEventListener("click", async () => {
-    busy(true);
-    say("Writing the values-only workbook…", "info");
+    if (exportButton.disabled) return;
+    busy = true;
+    update();
+    error.textContent = "";
+    download.hidden = true;
+    status.textContent = "Making the workbook for managers…";
     try {
-      const r = await exportValuesOnlyWorkbook(copies, "Shared from Capacity Lab");
-      const charts = r.charts > 0 ? ` and ${r.charts} chart${r.charts === 1 ? "" : "s"}` : "";
-      const left = r.chartsLeftOut.length > 0 ? ` Not carried: ${r.chartsLeftOut.join("; ")}.` : "";
-      say(
-        `Opened a new workbook with ${copies.length} sheet(s)${charts} (${Math.round(r.bytes / 1024)} KB): save it and send it.${left}`,
-        "ok",
+      const r = await exportForManagers(chosen(), "Shared from Capacity Lab");
+      if (url) URL.revokeObjectURL(url);
+      const bytes = Uint8Array.from(atob(r.base64), (c) => c.charCodeAt(0));
+      url = URL.createObjectURL(
+        new Blob([bytes], { type: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet" }),
       );
+      link.href = url;
+      download.hidden = false;
+      status.className = `share-status ${r.mismatches.length === 0 ? "ok" : "error"}`;
+      status.textContent = describeExport(r);
+      (window as unknown as { caplabShared: ManagerExport }).caplabShared = r;
     } catch (e) {
-      say(`Could not export: ${(e as Error).message}`, "error");
+      status.textContent = "";
+      error.textContent = `Could not export: ${(e as Error).message}.`;
     } finally {
-      busy(false);
+      busy = false;
+      update();
+      // The result (or the error) gets the focus.
+      (error.textContent ? exportButton : status).focus();
     }
   });
-  busy(false);
+  update();
 }

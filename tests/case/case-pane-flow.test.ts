@@ -1,17 +1,17 @@
 /**
  * The pane's path for a business case, end to end in memory: the case plan (for Excel with the
  * add-in) written by the pane's Office.js renderer (src/excel/render-plan.ts), then that workbook
- * — cells, formats, formulas and values as the renderer left them — prepared for sharing and
- * exported (src/excel/sharing-excel.ts), all against the in-memory Excel of
- * tests/excel/fake-excel.ts. Preparing evaluates each CAPLAB formula with the add-in's functions
- * and compares it with the value the renderer wrote (the plan's): no mismatch may be reported.
+ * — cells, formats, formulas and values as the renderer left them — exported for managers
+ * (src/excel/sharing-excel.ts), all against the in-memory Excel of tests/excel/fake-excel.ts.
+ * The export evaluates each CAPLAB formula with the add-in's functions and compares it with the
+ * value the renderer wrote (the plan's): no mismatch may be reported.
  */
 import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import { renderWorkbookPlan } from "../../src/excel/render-plan";
-import { exportValuesOnlyWorkbook, prepareForSharing } from "../../src/excel/sharing-excel";
+import { exportForManagers } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { createFakeHost, installFakeHost } from "../excel/fake-excel";
 import * as wrappers from "../../src/functions/functions";
@@ -20,7 +20,7 @@ import { cellResult } from "../../src/analysis/plan";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "nfs-vs-fc-70k-iops.json");
 
-it("a new case written by the pane's renderer has CAPLAB formulas; prepared for sharing it has none, with the same values", async () => {
+it("a new case written by the pane's renderer has CAPLAB formulas; exported for managers it has none, with the same values", async () => {
   const built = casePlanFromJson(JSON.parse(fs.readFileSync(EXAMPLE, "utf8")), { forExcelAddin: true });
   const host = createFakeHost({ functions: wrappers });
   installFakeHost(globalThis as unknown as Record<string, unknown>, host);
@@ -40,16 +40,13 @@ it("a new case written by the pane's renderer has CAPLAB formulas; prepared for 
     expect(sheet.cells.get(`${row},${col}`)?.value).toBe(cellResult(planned.get(`${row},${col}`) ?? null));
   }
 
-  const report = await prepareForSharing();
-  expect(report.remainingCaplab).toBe(0);
+  const report = await exportForManagers([rendered.sheets[0].written], "NFS or FC");
   expect(report.mismatches).toEqual([]);
   expect(report.frozen.length).toBe(addin.length);
-  const copy = host.workbook.sheet(report.copies[0].copy)!;
-  expect([...copy.cells.values()].filter((c) => c.formula !== null && hasCaplabFormula(c.formula))).toEqual([]);
-  for (const [k, c] of sheet.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
+  // The open workbook gains no sheet and keeps every cell.
+  expect(host.workbook.sheets.map((s) => s.name)).toEqual([rendered.sheets[0].written]);
   expect([...sheet.cells.entries()].map(([k, c]) => [k, c.formula, c.value])).toEqual(before);
 
-  await exportValuesOnlyWorkbook([report.copies[0].copy], "NFS or FC");
   const zip = await JSZip.loadAsync(Buffer.from(host.workbook.created[0], "base64"));
   for (const name of Object.keys(zip.files)) {
     expect(name).not.toMatch(/webextension/i);

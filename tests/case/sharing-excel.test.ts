@@ -1,5 +1,5 @@
 /**
- * "Prepare for sharing" and the values-only export through Office.js, against the in-memory Excel
+ * "Export for managers" (the values-only workbook made in one step) through Office.js, against the in-memory Excel
  * of tests/excel/fake-excel.ts (the one the browser harness serves): a workbook with the business case written as the pane writes it (CAPLAB
  * formulas live, a label that begins with "=" stored as text) and an analysis sheet without
  * Capacity Lab formulas.
@@ -8,7 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
-import { exportValuesOnlyWorkbook, prepareForSharing, uniqueSheetName } from "../../src/excel/sharing-excel";
+import ExcelJS from "exceljs";
+import { exportForManagers, listShareableSheets } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { excelSnapshot } from "./sheet-eval";
 import { createFakeHost, FakeSheet, FakeWorkbook, installFakeHost } from "../excel/fake-excel";
@@ -87,114 +88,103 @@ function caplabFormulas(s: FakeSheet): number {
   return [...s.cells.values()].filter((c) => c.formula !== null && hasCaplabFormula(c.formula)).length;
 }
 
-describe("prepareForSharing (Office.js, in-memory Excel)", () => {
-  it("copies the sheets with CAPLAB formulas, freezes them to the same values, lists them, and leaves the originals alone", async () => {
+describe("exportForManagers (Office.js, in-memory Excel)", () => {
+  it("writes the chosen sheet as a new workbook with the same values and no CAPLAB formula; the open workbook gains nothing", async () => {
     const wb = workbook();
     const original = sheet(wb, "Business case");
-    const before = state(original);
+    const before = wb.sheets.map((x) => [x.name, state(x)]);
     // The NPV_IT of each of the three options (the M/M/c figures are native formulas now).
     expect(caplabFormulas(original)).toBeGreaterThanOrEqual(3);
 
-    const report = await prepareForSharing();
+    const r = await exportForManagers(["Business case"], "Business case");
 
-    expect(report.copies).toEqual([{ original: "Business case", copy: "Business case (shared)" }]);
-    expect(report.remainingCaplab).toBe(0);
-    expect(report.mismatches).toEqual([]);
-    expect(report.skipped).toEqual([]);
-    expect(state(original)).toBe(before); // original untouched
-    const copy = sheet(wb, "Business case (shared)");
-    expect(caplabFormulas(copy)).toBe(0);
-    expect(copy.charts.map((c) => c.title)).toEqual(["Cumulative discounted cost", "Utilization"]); // Worksheet.copy keeps charts
-    // Every cell shows what the original shows; the hostile label is still text.
-    for (const [k, c] of original.cells) expect(copy.cells.get(k)?.value).toEqual(c.value);
-    const label = [...copy.cells.values()].find((c) => c.value === '=HYPERLINK("http://x","two sites")');
-    expect(label?.formula).toBeNull();
-    // Native formulas stay live in the copy.
-    expect([...copy.cells.values()].filter((c) => c.formula !== null).length).toBeGreaterThan(10);
-
-    const listing = sheet(wb, report.listing);
-    expect(report.listing).toBe("Frozen formulas");
-    expect(listing.cells.get("0,2")?.value).toBe("Formula (as it was)");
-    const formulasListed = [...listing.cells.entries()].filter(([k]) => k.endsWith(",2") && k !== "0,2");
-    expect(formulasListed.length).toBe(report.frozen.length);
-    for (const [, c] of formulasListed) {
-      expect(c.formula).toBeNull(); // listed as text, not run
-      expect(String(c.value)).toMatch(/^=.*CAPLAB\./);
-    }
-    expect(wb.sheets.map((s) => s.name)).toEqual([
-      "Model",
-      "Business case",
-      "Business case (shared)",
-      "Frozen formulas",
-    ]);
-  });
-
-  it("keeps NPV_IT live with its native equivalent when asked", async () => {
-    const wb = workbook();
-    const report = await prepareForSharing({ nativeEquivalents: true });
-    expect(report.mismatches).toEqual([]);
-    const copy = sheet(wb, "Business case (shared)");
-    const npv = [...copy.cells.values()].filter((c) => c.formula !== null && /\+NPV\(/.test(c.formula));
-    expect(npv.length).toBe(3);
-  });
-
-  it("a second preparation gets new names; a chosen sheet without data is refused", async () => {
-    const wb = workbook();
-    await prepareForSharing();
-    const again = await prepareForSharing({ sheets: ["Business case"] });
-    expect(again.copies[0].copy).toBe("Business case (shared 2)");
-    expect(again.listing).toBe("Frozen formulas 2");
-    await expect(prepareForSharing({ sheets: ["Nope"] })).rejects.toThrow("Nope: no such sheet with data");
-    expect(wb.sheets.length).toBe(6);
-  });
-
-  it("says what is missing when Excel is too old", async () => {
-    workbook(8);
-    await expect(prepareForSharing()).rejects.toThrow("Prepare for sharing needs ExcelApi 1.9");
-  });
-
-  it("exports the copy as a new workbook with no _xldudf_, no CAPLAB formula and no web-extension part", async () => {
-    const wb = workbook();
-    const report = await prepareForSharing();
-    const {
-      bytes: size,
-      charts,
-      chartsLeftOut,
-    } = await exportValuesOnlyWorkbook(
-      report.copies.map((c) => c.copy),
-      "Business case",
-    );
-    expect(wb.created.length).toBe(1);
-    // The chart over the copy's cells is carried (its ranges now on the copy); the other is not.
-    expect(charts).toBe(1);
-    expect(chartsLeftOut).toEqual(["1 chart draws a sheet not exported"]);
-    const bytes = Buffer.from(wb.created[0], "base64");
-    expect(bytes.length).toBe(size);
+    // The user's workbook: the same sheets, each cell as it was.
+    expect(wb.sheets.map((x) => [x.name, state(x)])).toEqual(before);
+    expect(r.sheets).toEqual(["Business case"]);
+    expect(r.opened).toBe(true);
+    expect(r.mismatches).toEqual([]);
+    expect(r.frozen.length).toBe(caplabFormulas(original));
+    // The chart over the case's cells is carried; the one over Model is not.
+    expect(r.charts).toBe(1);
+    expect(r.chartsLeftOut).toEqual(["1 chart draws a sheet not included"]);
+    expect(wb.created).toEqual([r.base64]);
+    const bytes = Buffer.from(r.base64, "base64");
+    expect(bytes.length).toBe(r.bytes);
     const zip = await JSZip.loadAsync(bytes);
     const names = Object.keys(zip.files);
     expect(names.filter((n) => /webextension|taskpane/i.test(n))).toEqual([]);
-    expect(names).toContain("xl/worksheets/sheet1.xml");
     for (const name of names.filter((n) => /\.(xml|rels)$/.test(n))) {
       const xml = await (zip.file(name) as JSZip.JSZipObject).async("string");
-      expect(xml).not.toMatch(/_xldudf_|CAPLAB\.|webextension/i);
+      expect([name, /_xldudf_|CAPLAB\.|webextension/i.test(xml)]).toEqual([name, false]);
     }
     const sheetXml = await (zip.file("xl/worksheets/sheet1.xml") as JSZip.JSZipObject).async("string");
-    expect(sheetXml).toMatch(/<f>/); // native formulas are kept
+    expect(sheetXml).toMatch(/<f>/); // native formulas are kept live
+    // Every cell shows what the original shows; the hostile label is text, not a formula.
+    const book = new ExcelJS.Workbook();
+    await book.xlsx.load(bytes as unknown as ArrayBuffer);
+    expect(book.worksheets.map((w) => w.name)).toEqual(["Business case"]);
+    const ws = book.worksheets[0];
+    for (const [key, c] of original.cells) {
+      if (c.value === "") continue;
+      const [row, col] = key.split(",").map(Number);
+      const v = ws.getCell(row + 1, col + 1).value;
+      const got = v !== null && typeof v === "object" && "formula" in v ? v.result : v;
+      if (typeof c.value === "number" && typeof got === "number")
+        expect(Math.abs(got - c.value)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(c.value)));
+      else expect([key, got ?? 0]).toEqual([key, c.value]); // ExcelJS reads a cached 0 as undefined
+    }
+    const label = '=HYPERLINK("http://x","two sites")';
+    expect(ws.getSheetValues().flat().includes(label)).toBe(true);
   });
 
-  it("refuses to export a sheet that still has a CAPLAB formula", async () => {
-    workbook();
-    await expect(exportValuesOnlyWorkbook(["Business case"], "x")).rejects.toThrow(/still has a Capacity Lab formula/);
+  it("ticks Summary, Steps and Business case by default, else the sheets with Capacity Lab formulas", async () => {
+    const wb = workbook();
+    expect(await listShareableSheets()).toEqual([
+      { name: "Model", caplab: false, tooLarge: false, byDefault: false },
+      { name: "Business case", caplab: true, tooLarge: false, byDefault: true },
+    ]);
+    sheet(wb, "Business case").name = "Case";
+    expect((await listShareableSheets()).map((x) => [x.name, x.byDefault])).toEqual([
+      ["Model", false],
+      ["Case", true],
+    ]);
+    const summary = new FakeSheet("Summary");
+    summary.cell(0, 0).value = "Lab results";
+    wb.sheets.push(summary);
+    expect((await listShareableSheets()).map((x) => [x.name, x.byDefault])).toEqual([
+      ["Model", false],
+      ["Case", false],
+      ["Summary", true],
+    ]);
   });
-});
 
-describe("uniqueSheetName", () => {
-  it("adds a number and keeps within 31 characters", () => {
-    const taken = new Set(["model (shared)"]);
-    expect(uniqueSheetName("Model", " (shared)", taken)).toBe("Model (shared 2)");
-    expect(uniqueSheetName("A very long sheet name indeed!!", " (shared)", taken)).toBe(
-      "A very long sheet name (shared)",
-    );
-    expect(uniqueSheetName("A very long sheet name indeed!!", " (shared)", taken).length).toBeLessThanOrEqual(31);
+  it("the sheets come in workbook order; nothing chosen, or a sheet without data, is refused by name", async () => {
+    const wb = workbook();
+    const r = await exportForManagers(["Business case", "Model"], "x");
+    expect(r.sheets).toEqual(["Model", "Business case"]);
+    expect(r.chartsLeftOut).toEqual([]); // both charts' sheets are in it
+    await expect(exportForManagers([], "x")).rejects.toThrow("Choose at least one sheet to include");
+    await expect(exportForManagers(["Nope"], "x")).rejects.toThrow("Nope: no such sheet with data");
+    expect(wb.sheets.map((x) => x.name)).toEqual(["Model", "Business case"]);
+  });
+
+  it("without ExcelApi 1.8 the file is still made, for the download link", async () => {
+    const wb = workbook(7);
+    const r = await exportForManagers(["Business case"], "x");
+    expect(r.opened).toMatch(/cannot open a new workbook from the add-in \(ExcelApi 1\.8\)/);
+    expect(wb.created).toEqual([]);
+    expect(r.bytes).toBeGreaterThan(1000);
+  });
+
+  it("a frozen value that differs from what Excel shows is reported", async () => {
+    const wb = workbook();
+    const s = sheet(wb, "Business case");
+    const [key, c] = [...s.cells.entries()].find(
+      ([, x]) => x.formula !== null && hasCaplabFormula(x.formula) && typeof x.value === "number",
+    )!;
+    const [row, col] = key.split(",").map(Number);
+    s.cell(row, col).value = (c.value as number) + 1; // Excel shows another value than ours
+    const r = await exportForManagers(["Business case"], "x");
+    expect(r.mismatches).toEqual([expect.stringMatching(/^Business case!\w+\d+: .* \(Excel shows .*\)$/)]);
   });
 });

@@ -1,16 +1,17 @@
 /**
  * End to end in a real browser: the built pane (dist/) with the in-memory Excel of
  * tests/excel/fake-excel.ts. Imports a real iogen CSV pair, builds a business case in the Case tab,
- * then runs "Prepare for sharing" and "Export values-only workbook" in the Share tab, and checks:
- * - the copies hold no formula that calls a Capacity Lab function, and each frozen cell holds the
- *   value the analysis computed for it (the plans `caplab report` and `caplab case` build from the
- *   same inputs, computed apart from the sharing code), as the original shows it;
- * - the originals are unchanged (cells, formats, charts), charts come along in the copies;
- * - the "Frozen formulas" sheet lists each frozen cell with its formula;
+ * then runs "Export for managers" in the Share tab (one step), and checks:
+ * - Summary, Steps and Business case are offered ticked once the list is read;
+ * - the user's workbook gains no sheet and every sheet is unchanged (cells, formats, charts);
  * - the file given to Excel.createWorkbook (unzipped here) has no `_xldudf_` name, no CAPLAB.
- *   formula, no web-extension (add-in) or task-pane part, the copies' values and charts; and
+ *   formula, no web-extension (add-in) or task-pane part; each cell shows what the workbook shows,
+ *   and each cell that held a Capacity Lab formula holds, as a number, the value the analysis
+ *   computed for it (the plans `caplab report` and `caplab case` build from the same inputs,
+ *   computed apart from the sharing code); its charts' cached points are the workbook's cells;
  *   LibreOffice Calc (when installed; required under CI=true) recalculates it to the same values
- *   and conclusion line and reads its charts.
+ *   and conclusion line and reads its charts;
+ * - the focus moves to the result.
  * And the case form's use of an analysis: a workload's service time taken by reference from the
  * Model sheet's CPU cost per IO.
  * Leaves docs/screenshots/pane-share.png and docs/screenshots/pane-case.png.
@@ -114,7 +115,7 @@ async function settled(s: PaneSession, id: string): Promise<{ text: string; kind
 }
 
 describe("sharing in headless Chromium with an in-memory Excel", () => {
-  test("import, new case, Prepare for sharing, Export: no CAPLAB formula left, same values, originals untouched", async () => {
+  test("import, new case, Export for managers in one step: the workbook gains no sheet, the file has no CAPLAB formula and the same values", async () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
@@ -150,82 +151,40 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
           throw new Error(`Fit!${a1(key)}: ${JSON.stringify(fit.get(key))}, the analysis has ${JSON.stringify(want)}`);
       }
 
-      // Prepare for sharing through the Share tab.
+      // Share through the Share tab, in one step.
       await page.click("#tab-share");
-      // The sheets are offered; those with Capacity Lab formulas are ticked.
+      // The list is read before it can be used: Summary, Steps and Business case are ticked.
       await page.waitForFunction(
-        (n) => document.querySelectorAll("#share-sheet-list input").length === n,
+        (n) =>
+          document.getElementById("case-sharing")?.getAttribute("aria-busy") === "false" &&
+          document.querySelectorAll("#share-sheet-list fluent-checkbox").length === n,
         before.length,
       );
-      const offered = await page.$$eval("#share-sheet-list input", (els) =>
-        els.map((e) => [(e as HTMLInputElement).value, (e as HTMLInputElement).checked]),
+      const offered = await page.$$eval("#share-sheet-list fluent-checkbox", (els) =>
+        els.map((e) => [(e as HTMLElement).dataset.sheet, (e as unknown as { checked: boolean }).checked]),
       );
-      expect(offered).toEqual(before.map((x) => [x.name, withCaplab.includes(x.name)]));
-      await page.click("#share-prepare");
-      const prepared = await settled(s, "share-status");
-      expect(prepared.kind).toMatch(/ok/);
-      expect(prepared.text).toMatch(/^Made "Model \(shared\)", "Fit \(shared\)", "Business case \(shared\)": /);
+      const shared = ["Summary", "Steps", "Business case"];
+      expect(offered).toEqual(before.map((x) => [x.name, shared.includes(x.name)]));
+      expect(await page.textContent("#panel-share")).not.toMatch(/sheet\(s\)|NPV_IT|Frozen formulas|Prepare/);
+      // Steps holds no Capacity Lab formula, Model does: tick Model too, untick Steps.
+      await page.click('#share-sheet-list fluent-checkbox[data-sheet="Model"]');
+      await page.click('#share-sheet-list fluent-checkbox[data-sheet="Steps"]');
+      const chosenNames = ["Summary", "Model", "Business case"];
+      await page.click("#share-export");
+      const exported = await settled(s, "share-status");
+      expect(exported.kind).toMatch(/ok/);
+      // The focus moves to the result.
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("share-status");
+      expect(await page.isVisible("#share-download-link")).toBe(true);
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, "pane-share.png"), fullPage: true });
 
+      // The user's workbook gains no sheet, and every sheet is exactly as before.
       const after = await sheets(s);
-      const byName = new Map(after.map((x) => [x.name, x] as const));
-      // Originals: every sheet exactly as before (cells, formats, formulas, charts, widths).
-      for (const sheet of before) expect(byName.get(sheet.name)).toEqual(sheet);
-      expect(after.map((x) => x.name)).toEqual([
-        ...before.map((x) => x.name),
-        ...withCaplab.map((n) => `${n} (shared)`),
-        "Frozen formulas",
-      ]);
+      expect(after).toEqual(before);
+      const byName = new Map(before.map((x) => [x.name, x] as const));
 
-      const listing = new Map(byName.get("Frozen formulas")!.cells);
-      const listed = new Set<string>();
-      for (let r = 1; listing.has(`${r},0`); r++) {
-        listed.add([0, 1, 2].map((c) => listing.get(`${r},${c}`)?.value).join(" | "));
-        // The formula is listed as text in a text cell, never as a live formula.
-        expect(listing.get(`${r},2`)).toMatchObject({ formula: null, format: "@" });
-      }
-      let frozenCount = 0;
-      for (const name of withCaplab) {
-        const original = byName.get(name)!;
-        const copy = byName.get(`${name} (shared)`)!;
-        const copyCells = new Map(copy.cells);
-        const plan = planned(name);
-        // No formula in the copy calls a Capacity Lab function.
-        expect(copy.cells.filter(([, c]) => isCaplab(c.formula))).toEqual([]);
-        // Charts and formats come along with the copy.
-        // (their ranges now on the copy, as Excel re-points a copied chart).
-        const moved = (ref: string | undefined): string | undefined => ref?.replace(`${name}!`, `${copy.name}!`);
-        expect(copy.charts).toEqual(
-          original.charts.map((c) => ({
-            ...c,
-            series: c.series.map((x) => ({ ...x, xRef: moved(x.xRef), yRef: moved(x.yRef) })),
-          })),
-        );
-        expect(copy.charts.length).toBe(original.charts.length);
-        for (const [key, c] of original.cells) {
-          const got = copyCells.get(key);
-          // Every cell shows what the original shows, with its number format.
-          if (!near(got?.value, c.value) || got?.format !== c.format)
-            throw new Error(`${copy.name}!${a1(key)}: ${JSON.stringify(got)}, original ${JSON.stringify(c)}`);
-          if (!isCaplab(c.formula)) continue;
-          frozenCount++;
-          expect(listed.has(`${copy.name} | ${a1(key)} | ${c.formula}`)).toBe(true);
-          // The frozen value is what the analysis computed for that cell.
-          const want = cellResult(plan.get(key) ?? null);
-          if (!near(got?.value, want))
-            throw new Error(`${copy.name}!${a1(key)}: frozen ${String(got?.value)}, the analysis has ${String(want)}`);
-          expect(got?.formula === null || !isCaplab(got.formula)).toBe(true);
-        }
-      }
-      expect(listed.size).toBe(frozenCount);
-      // The lab sheets' CAPLAB formulas and the case's NPV_IT per option (its M/M/c figures are native).
-      expect(frozenCount).toBeGreaterThan(5);
-
-      // Export the copies as a values-only workbook; unzip the file Excel.createWorkbook got.
-      await page.click("#share-export");
-      const exported = await settled(s, "share-status");
-      expect(exported.text).toMatch(/^Opened a new workbook with 3 sheet\(s\)/);
+      // The file given to Excel.createWorkbook: unzip it.
       const created = await page.evaluate(
         () => (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook.created,
       );
@@ -242,14 +201,20 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         expect([part, /CAPLAB\./i.test(text)]).toEqual([part, false]);
         expect([part, /webextension|taskpane/i.test(text)]).toEqual([part, false]);
       }
-      // The copies' charts come along as native charts over the same cells of the new file.
+      // Charts come along when every series draws an included sheet.
       const chartFiles = parts.filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p));
-      const copies = withCaplab.map((n) => byName.get(`${n} (shared)`)!);
-      expect(chartFiles.length).toBe(copies.reduce((a, c) => a + c.charts.length, 0));
+      const inFile = (ref: string | undefined): boolean =>
+        ref !== undefined && chosenNames.some((n) => ref.replace(/^=/, "").replace(/^'|'?!.*$/g, "") === n);
+      const carried = chosenNames
+        .flatMap((n) => byName.get(n)!.charts)
+        .filter((c) => c.series.every((x) => inFile(x.xRef) && inFile(x.yRef)));
+      expect(chartFiles.length).toBe(carried.length);
       expect(chartFiles.length).toBeGreaterThan(0);
       expect(exported.text).toMatch(
         new RegExp(
-          `^Opened a new workbook with 3 sheet\\(s\\) and ${chartFiles.length} charts \\(\\d+ KB\\): save it and send it\\.$`,
+          `^Opened a new workbook with the sheets Summary, Model and Business case, ${chartFiles.length} charts ` +
+            "\\(\\d+ KB\\): save it and send it\\. \\d+ Capacity Lab results are written as numbers\\. " +
+            "Your workbook is unchanged\\.",
         ),
       );
       const titles: string[] = [];
@@ -259,42 +224,53 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
         for (const m of chartXml.matchAll(/<c:f>([^<]*)<\/c:f>(<c:numCache>.*?<\/c:numCache>)/g)) {
           const ref = /^'(.+)'!\$([A-Z]+)\$(\d+):\$([A-Z]+)\$(\d+)$/.exec(m[1]);
           expect(ref).not.toBeNull();
-          const sheet = byName.get(ref![1]);
-          expect(copies).toContain(sheet);
-          // The cached points are the copy's cells in that range.
-          const cells = new Map(sheet!.cells);
+          expect(chosenNames).toContain(ref![1]);
+          // The cached points are the workbook's cells in that range.
+          const cells = new Map(byName.get(ref![1])!.cells);
           const col = [...ref![2]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
           const pts = [...m[2].matchAll(/<c:pt idx="(\d+)"><c:v>([^<]*)<\/c:v>/g)];
           expect(pts.length).toBeGreaterThan(0);
           for (const [, idx, v] of pts) {
             const cell = cells.get(`${Number(ref![3]) - 1 + Number(idx)},${col}`);
             if (!near(Number(v), cell?.value))
-              throw new Error(`${f} ${m[1]} point ${idx}: ${v}, the copy has ${JSON.stringify(cell)}`);
+              throw new Error(`${f} ${m[1]} point ${idx}: ${v}, the workbook has ${JSON.stringify(cell)}`);
           }
         }
       }
       expect(titles).toContain("Cumulative discounted cost");
 
-      // Read back: the exported sheets hold the copies' values.
+      // Read back: each included sheet shows what the workbook shows; each cell that held a
+      // Capacity Lab formula holds the value the analysis computed for it, never that formula.
       const book = new ExcelJS.Workbook();
       await book.xlsx.load(file as unknown as ArrayBuffer);
-      expect(book.worksheets.map((w) => w.name)).toEqual(withCaplab.map((n) => `${n} (shared)`));
+      expect(book.worksheets.map((w) => w.name)).toEqual(chosenNames);
+      let frozenCount = 0;
       for (const [k, ws] of book.worksheets.entries()) {
         const xml = (await zip.file(`xl/worksheets/sheet${k + 1}.xml`)?.async("string")) ?? "";
+        const plan = planned(ws.name);
         for (const [key, c] of byName.get(ws.name)!.cells) {
           if (c.value === "") continue;
           const [r, col] = key.split(",").map(Number);
           const v = ws.getCell(r + 1, col + 1).value;
-          let got = v !== null && typeof v === "object" && "formula" in v ? v.result : v;
+          const isFormula = v !== null && typeof v === "object" && "formula" in v;
+          let got = isFormula ? v.result : v;
           // ExcelJS's reader drops a cached result of 0; the file has it: <c r="B15"><f>…</f><v>0</v></c>.
           if (got === undefined && new RegExp(`<c r="${a1(key)}"[^>]*><f>[^<]*</f><v>0</v>`).test(xml)) got = 0;
-          if (byName.get(ws.name)!.errors.includes(key)) expect(shown(got)).toBe(c.value);
           if (!near(got, c.value))
-            throw new Error(`${ws.name}!${a1(key)} exported ${JSON.stringify(v)}, copy ${c.value}`);
+            throw new Error(`${ws.name}!${a1(key)} exported ${JSON.stringify(v)}, the workbook ${c.value}`);
+          if (!isCaplab(c.formula)) continue;
+          frozenCount++;
+          expect([a1(key), isFormula]).toEqual([a1(key), false]);
+          const want = cellResult(plan.get(key) ?? null);
+          if (!near(got, want))
+            throw new Error(`${ws.name}!${a1(key)}: exported ${String(got)}, the analysis has ${String(want)}`);
         }
       }
-      // Another program opens it: LibreOffice Calc recalculates it (values as in the copies, the
-      // conclusion line built again by its live formula) and reads the charts (it saves them again).
+      // The lab sheets' CAPLAB formulas and the case's NPV_IT per option (its M/M/c figures are native).
+      expect(frozenCount).toBeGreaterThan(5);
+
+      // Another program opens it: LibreOffice Calc recalculates it (values as in the workbook, the
+      // conclusion line built again by its live formula) and reads its charts (it saves them again).
       if (SOFFICE || process.env.CI === "true") {
         if (!SOFFICE)
           throw new Error("soffice (LibreOffice) is not installed: .ci/run installs libreoffice-calc-nogui");
@@ -305,17 +281,17 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
           const profile = recalculatingProfile(dir);
           convert(SOFFICE, profile, "csv", path.join(dir, "csv"), [xlsx]);
           convert(SOFFICE, profile, "xlsx", path.join(dir, "resaved"), [xlsx]);
-          for (const copy of copies) {
-            const grid = csvRows(fs.readFileSync(path.join(dir, "csv", `shared-${copy.name}.csv`), "utf8"));
-            for (const [key, c] of copy.cells) {
+          for (const name of chosenNames) {
+            const grid = csvRows(fs.readFileSync(path.join(dir, "csv", `shared-${name}.csv`), "utf8"));
+            for (const [key, c] of byName.get(name)!.cells) {
               const [r, col] = key.split(",").map(Number);
               const got = grid[r]?.[col] ?? "";
               const same = typeof c.value === "number" ? near(csvNumber(got), c.value) : got === String(c.value);
               if (!same)
-                throw new Error(`LibreOffice: ${copy.name}!${a1(key)} shows ${got}, the copy ${String(c.value)}`);
+                throw new Error(`LibreOffice: ${name}!${a1(key)} shows ${got}, the workbook ${String(c.value)}`);
             }
           }
-          const caseCsv = csvRows(fs.readFileSync(path.join(dir, "csv", "shared-Business case (shared).csv"), "utf8"));
+          const caseCsv = csvRows(fs.readFileSync(path.join(dir, "csv", "shared-Business case.csv"), "utf8"));
           expect(caseCsv[1][0]).toBe(casePlan.plan.sheets[0].notes[1]);
           const resaved = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "resaved", "shared.xlsx")));
           expect(Object.keys(resaved.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n)).length).toBe(
