@@ -3,7 +3,10 @@
  * where it went and what it shows. The only `Excel.run` of the Functions tab's Insert.
  */
 
-/** Where the formula went and its value after calculation (Excel's, or the first of a spill). */
+/**
+ * Where the formula went and its value after calculation (the first of a spill). A custom function
+ * that has not answered yet shows "#BUSY!" (or nothing) here.
+ */
 export interface InsertResult {
   /** The cell's address with its sheet, e.g. "Sheet1!B3". */
   address: string;
@@ -21,7 +24,10 @@ export async function insertIntoSelectedCell(formula: string): Promise<InsertRes
     await context.sync();
     const cell = selected.rowCount === 1 && selected.columnCount === 1 ? selected : selected.getCell(0, 0);
     cell.formulas = [[formula]];
-    cell.load("address,values");
+    cell.load("address");
+    await context.sync();
+    // Read in a request of its own, after Excel has calculated the new formula.
+    cell.load("values");
     await context.sync();
     return { address: oneCell(cell.address), value: cell.values[0]?.[0] };
   });

@@ -180,7 +180,8 @@ export class CaseForm {
   private button(text: string, label: string, path: string, onClick: () => void): HTMLButtonElement {
     const b = el("button", text, "small");
     b.type = "button";
-    b.setAttribute("aria-label", label);
+    // The spoken name holds the visible words too (WCAG 2.5.3, label in name: speech users say them).
+    b.setAttribute("aria-label", label.toLowerCase().includes(text.toLowerCase()) ? label : `${text}: ${label}`);
     b.dataset.path = path;
     b.addEventListener("click", onClick);
     return b;

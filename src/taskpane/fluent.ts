@@ -28,3 +28,32 @@ export function defineFluentComponents(): void {
   Tab.define(TabDefinition);
   Tablist.define(TablistDefinition);
 }
+
+/** Gives one fluent-button its role and disabled state as attributes (see {@link exposeButtonStates}). */
+function exposeButton(button: Element): void {
+  if (!button.hasAttribute("role")) button.setAttribute("role", "button");
+  if (button.hasAttribute("disabled")) button.setAttribute("aria-disabled", "true");
+  else button.removeAttribute("aria-disabled");
+}
+
+/**
+ * A fluent-button tells assistive technology its role and disabled state through ElementInternals,
+ * which tools that read the DOM (axe-core, Playwright's enabled check) do not see: they would take
+ * a disabled button's dimmed text for a contrast failure, and refuse aria-expanded on a "generic"
+ * element. So each fluent-button also carries role="button" and aria-disabled as attributes (the
+ * same values, so screen readers hear nothing different), kept in step with its disabled attribute.
+ */
+export function exposeButtonStates(root: Document = document): void {
+  root.querySelectorAll("fluent-button").forEach(exposeButton);
+  new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === "attributes") exposeButton(r.target as Element);
+      else
+        r.addedNodes.forEach((n) => {
+          if (!(n instanceof Element)) return;
+          if (n.localName === "fluent-button") exposeButton(n);
+          n.querySelectorAll("fluent-button").forEach(exposeButton);
+        });
+    }
+  }).observe(root.documentElement, { subtree: true, childList: true, attributes: true, attributeFilter: ["disabled"] });
+}

@@ -125,7 +125,8 @@ function insertForm(fn: FunctionSummary, li: HTMLLIElement, opener: HTMLElement)
       const done = await writer(r.formula);
       status.className = "insert-status ok";
       status.setAttribute("role", "status");
-      status.textContent = `Inserted ${r.formula} into ${done.address}; it shows ${shown(done.value)}.`;
+      const calculated = done.value !== "" && done.value !== "#BUSY!" && done.value !== undefined;
+      status.textContent = `Inserted ${r.formula} into ${done.address}${calculated ? `; it shows ${shown(done.value)}` : ""}.`;
     } catch (e) {
       status.className = "insert-status error";
       status.setAttribute("role", "alert");

@@ -450,7 +450,11 @@ export class ImportSection {
     gotoButton.textContent = `Go to ${this.summarySheet}`;
     this.next.hidden = this.summarySheet === "";
     if (!plan.sheets.some((sh) => sh.name === "Fit")) {
-      const why = plan.sheets[0]?.notes.find((n) => /^Fit: /.test(n))?.slice("Fit: ".length);
+      // The Summary sheet's "Fit: no fit (the steps do not vary …)" line, in the pane's words.
+      const why = plan.sheets[0]?.notes
+        .find((n) => /^Fit: /.test(n))
+        ?.slice("Fit: ".length)
+        .replace(/^no fit \((.*)\)$/, "$1");
       this.fitNote.textContent =
         `No Fit sheet: ${why ?? "the steps do not vary two or more factors at two levels"}. ` +
         "A fit needs a designed experiment (e.g. an iogen plan over two factors at two levels each).";

@@ -11,7 +11,7 @@ const FIRST_CONTROL: Record<PaneTab, string> = {
   "tab-import": "choose-files",
   "tab-functions": "function-filter",
   "tab-share": "panel-share",
-  "tab-case": "panel-case",
+  "tab-case": "case-example",
 };
 
 interface TablistElement extends HTMLElement {

@@ -5,7 +5,7 @@
  * Excel it says so, previews files and lists the functions, and Import stays disabled.
  */
 import { byId } from "./dom";
-import { defineFluentComponents } from "./fluent";
+import { defineFluentComponents, exposeButtonStates } from "./fluent";
 import { followOfficeTheme, setupTheme } from "./theme";
 import { setupTabs } from "./tabs";
 import { enableInsert, setupFunctionsSection } from "./functions-section";
@@ -26,6 +26,7 @@ function setStatus(text: string, kind: "ok" | "offline"): void {
 async function start(): Promise<void> {
   setupTheme();
   defineFluentComponents();
+  exposeButtonStates();
   setupTabs();
   setupFunctionsSection();
   const section = new ImportSection();
