@@ -36,6 +36,9 @@ async function seriousViolations(page: Page): Promise<string[]> {
   // What the user sees: after the components have drawn their last state change (FAST reflects
   // a property such as disabled to its attribute, and so to its style, in a later update).
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  // …and after their colour transitions (a button turning from disabled to enabled fades for ~100 ms):
+  // axe would measure the contrast of a colour halfway.
+  await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== "running"));
   const violations = (await page.evaluate(() =>
     (window as unknown as { axe: { run: (c: unknown, o: unknown) => Promise<{ violations: unknown[] }> } }).axe
       .run(document, { resultTypes: ["violations"] })
