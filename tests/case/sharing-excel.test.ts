@@ -175,16 +175,4 @@ describe("exportForManagers (Office.js, in-memory Excel)", () => {
     expect(wb.created).toEqual([]);
     expect(r.bytes).toBeGreaterThan(1000);
   });
-
-  it("a frozen value that differs from what Excel shows is reported", async () => {
-    const wb = workbook();
-    const s = sheet(wb, "Business case");
-    const [key, c] = [...s.cells.entries()].find(
-      ([, x]) => x.formula !== null && hasCaplabFormula(x.formula) && typeof x.value === "number",
-    )!;
-    const [row, col] = key.split(",").map(Number);
-    s.cell(row, col).value = (c.value as number) + 1; // Excel shows another value than ours
-    const r = await exportForManagers(["Business case"], "x");
-    expect(r.mismatches).toEqual([expect.stringMatching(/^Business case!\w+\d+: .* \(Excel shows .*\)$/)]);
-  });
 });
