@@ -42,8 +42,14 @@ export default tseslint.config(
     },
   },
   {
-    // Every function in src/ stays readable: no more than 25 independent paths through it.
+    // Every function in src/ stays readable: no more than 20 independent paths through it.
     files: ["src/**/*.ts"],
+    rules: { complexity: ["error", 20] },
+  },
+  {
+    // Still above 20, in files being changed by others this session: collectLabData (21), doeFit
+    // (25), the iogen CSV reader's readHeader (23). To be split, then this block removed.
+    files: ["src/analysis/lab-data.ts", "src/core/doe-fit.ts", "src/import/iogen-csv.ts"],
     rules: { complexity: ["error", 25] },
   },
   {

@@ -44,8 +44,6 @@ export const EXCEL_MAX_TABLE_ROWS = 1_048_575;
 export const DEFAULT_MAX_SUBINTERVAL_ROWS = 1_000_000;
 
 export const DEFAULT_RESPONSE = "cpu_busy_pct";
-/** Sheet names, in workbook order (Fit and Categories only when they have content). */
-export const LAB_SHEETS = ["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories", "Hosts"] as const;
 
 /**
  * Builds the lab analysis workbook plan.

@@ -167,25 +167,35 @@ interface JobContext {
   fioVersion: string;
 }
 
+/** The job options a step reports for one direction (fio's defaults when an option is not given). */
+function jobSettings(
+  options: Record<string, string>,
+  direction: FioDirection,
+): Pick<FioStep, "rw" | "bs" | "iodepth" | "rate_iops" | "numjobs"> {
+  const bsText = perDirection(options.bs ?? options.blocksize ?? "4k", direction) ?? "4k";
+  const rateText = perDirection(options.rate_iops, direction);
+  const rate = rateText === undefined ? null : Number(rateText);
+  return {
+    rw: options.rw ?? options.readwrite ?? "read",
+    bs: fioSize(bsText),
+    iodepth: Number(options.iodepth ?? "1") || 1,
+    rate_iops: rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null,
+    numjobs: Number(options.numjobs ?? "1") || 1,
+  };
+}
+
 /** One direction (read, write, trim) of a job as a step; `d` is fio's block for the direction. */
 function directionStep(c: JobContext, direction: FioDirection, d: Json, iops: number): FioStep {
   const { options, job } = c;
   const clat = latencyOf(d, "clat");
   const lat = latencyOf(d, "lat");
-  const bsText = perDirection(options.bs ?? options.blocksize ?? "4k", direction) ?? "4k";
-  const rateText = perDirection(options.rate_iops, direction);
-  const rate = rateText === undefined ? null : Number(rateText);
   return {
     file: c.file,
     job: c.name,
     jobIndex: c.jobIndex,
     groupid: num(job.groupid) ?? 0,
     direction,
-    rw: options.rw ?? options.readwrite ?? "read",
-    bs: fioSize(bsText),
-    iodepth: Number(options.iodepth ?? "1") || 1,
-    rate_iops: rate !== null && Number.isFinite(rate) && rate > 0 ? rate : null,
-    numjobs: Number(options.numjobs ?? "1") || 1,
+    ...jobSettings(options, direction),
     runtime_ms: num(d.runtime) ?? num(job.job_runtime) ?? 0,
     total_ios: num(d.total_ios) ?? 0,
     io_bytes: num(d.io_bytes) ?? 0,

@@ -30,18 +30,12 @@
  * Cost: one pass, O(bytes); memory O(rows × columns) in the table plus one partial record.
  */
 import * as bytes from "./csv-bytes";
+import type { IogenNumericColumn, IogenRow, IogenTextColumn, NumericSchemaColumn, TextSchemaColumn } from "./iogen-row";
 import { IogenTable, TextColumn } from "./iogen-table";
 import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
 import { ImportProblem, ImportResult } from "./types";
 
-type IogenSchemaColumn = (typeof IOGEN_SCHEMA_COLUMNS)[number];
-type NumericSchemaColumn = Exclude<IogenSchemaColumn, { type: "text" }>;
-type TextSchemaColumn = Extract<IogenSchemaColumn, { type: "text" }>;
-
-/** A numeric column of iogen's CSVs (every schema column whose type is not `text`). */
-export type IogenNumericColumn = NumericSchemaColumn["name"];
-/** A text column iogen itself writes (every other column of a file is a label). */
-export type IogenTextColumn = TextSchemaColumn["name"];
+export type { IogenNumericColumn, IogenRow, IogenTextColumn } from "./iogen-row";
 
 /** The per-subinterval / per-step measurements, in schema order (`iogen/schema/columns.json`). */
 export const IOGEN_NUMERIC_COLUMNS: readonly IogenNumericColumn[] = IOGEN_SCHEMA_COLUMNS.filter(
@@ -66,25 +60,6 @@ function requiredIn(kind: IogenCsvKind): readonly string[] {
 export const IOGEN_SUBINTERVAL_REQUIRED = requiredIn("subinterval");
 /** Columns without which a summary file cannot be analysed (schema `required_in`). */
 export const IOGEN_SUMMARY_REQUIRED = requiredIn("summary");
-
-/** One CSV line. Numeric columns that are absent or empty are `null`. */
-export interface IogenRow {
-  /** 1-based line number in the file (header = line 1). */
-  line: number;
-  host: string;
-  step_name: string;
-  /** `warmup` or `measure` (subinterval files); `measure` for summary rows. */
-  phase: string;
-  /** `overall`, `read` or `write`. */
-  category: string;
-  /** Summary files: `yes`, `no` or `off`; empty in subinterval files. */
-  seen_enough: string;
-  /** Summary files: the engine that ran (`sync`, `io_uring`, `null`); empty in subinterval files and older summaries. */
-  engine: string;
-  values: Record<IogenNumericColumn, number | null>;
-  /** Every column iogen does not define, by header name, as text. */
-  labels: Record<string, string>;
-}
 
 export type IogenCsvKind = "subinterval" | "summary";
 

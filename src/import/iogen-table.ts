@@ -13,7 +13,7 @@
  * Cost: amortised O(1) per value appended (capacity grows by half); {@link IogenTable.trim} at
  * the end drops the spare capacity.
  */
-import type { IogenNumericColumn, IogenRow } from "./iogen-csv";
+import type { IogenNumericColumn, IogenRow } from "./iogen-row";
 
 const INITIAL_CAPACITY = 1024;
 

@@ -1,15 +1,14 @@
 /**
  * The part of archiver 5 (MIT, https://github.com/archiverjs/node-archiver) that `xlsx-stream.ts`
- * uses, typed here instead of adding @types/archiver to the shared install.
+ * uses, typed here instead of adding @types/archiver to the shared install. An archive is a
+ * readable stream of the zip's bytes (archiver's Archiver extends stream.Transform).
  */
 declare module "archiver" {
-  import type { Readable, Writable } from "stream";
+  import type { Readable } from "stream";
 
-  interface ZipArchive {
-    pipe(destination: Writable): Writable;
+  interface ZipArchive extends Readable {
     append(source: string | Buffer | Readable, entry: { name: string }): this;
     finalize(): Promise<void>;
-    on(event: "error" | "warning", listener: (error: Error) => void): this;
   }
 
   function archiver(format: "zip", options?: { zlib?: { level?: number } }): ZipArchive;

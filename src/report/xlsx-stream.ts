@@ -18,7 +18,6 @@
  * Cost: O(cells) time; memory O(distinct strings + one batch of rows).
  */
 import archiver from "archiver";
-import * as fs from "fs";
 import { Readable } from "stream";
 import {
   CellPosition,
@@ -301,30 +300,23 @@ function packageParts(plan: WorkbookPlan): { types: string; rels: string; workbo
 }
 
 /**
- * Writes the plan as .xlsx to `file` (created; the caller renames it into place).
+ * The plan as .xlsx, a stream of bytes produced as it is read (the sheets' XML is made lazily,
+ * about 64 KiB at a time, so memory stays flat however long the tables are).
  *
  * @param plan - the workbook plan
- * @param file - the path to create (must not exist)
  * @param helpers - the text, header and width rules shared with the in-memory writer
  * @param progress - called as the sheets are written (about every 64 KiB of XML): the table cells
  *   written so far (header cells included, as {@link planCells} counts them) and the sheet's name
+ * @returns the .xlsx bytes as a stream (errors are emitted on it)
  */
-export async function writeXlsxStream(
+export function xlsxStream(
   plan: WorkbookPlan,
-  file: string,
   helpers: StreamSheetHelpers,
   progress: (cellsWritten: number, sheet: string) => void = () => undefined,
-): Promise<void> {
+): Readable {
   const styles = new Styles(plan);
   const strings = new SharedStrings();
-  const out = fs.createWriteStream(file, { flags: "wx" });
   const zip = archiver("zip", { zlib: { level: 1 } });
-  const finished = new Promise<void>((resolve, reject) => {
-    out.on("close", () => resolve());
-    out.on("error", reject);
-    zip.on("error", reject);
-  });
-  zip.pipe(out);
   const parts = packageParts(plan);
   let written = 0;
   zip.append(parts.types, { name: "[Content_Types].xml" });
@@ -349,6 +341,7 @@ export async function writeXlsxStream(
     ),
     { name: "xl/sharedStrings.xml" },
   );
-  await zip.finalize();
-  await finished;
+  // finalize() settles when the archive is read to the end; a failure is also the stream's 'error'.
+  zip.finalize().catch(() => undefined);
+  return zip;
 }

@@ -17,14 +17,13 @@
  * ~220,000 cells/s). In that mode each table is a header row with the same style, number formats,
  * frozen header and an autofilter on the largest table — no Excel table objects.
  *
- * Files: {@link writeXlsxFile} writes a temporary file beside the target and renames it into
- * place, so a reader never sees half a file and a failure leaves nothing behind.
+ * No file I/O: the renderer returns bytes or a stream; the command line's `writeOutputs`
+ * (`src/cli/outputs.ts`) writes them.
  */
 import ExcelJS from "exceljs";
-import * as fs from "fs";
-import * as path from "path";
+import type { Readable } from "stream";
 import { CellValue, SheetPlan, TablePlan, tableCell, tableRow, tableRowCount, WorkbookPlan } from "../analysis/plan";
-import { writeXlsxStream } from "./xlsx-stream";
+import { xlsxStream } from "./xlsx-stream";
 
 const MAX_WIDTH = 60;
 const MIN_WIDTH = 6;
@@ -197,24 +196,6 @@ export async function renderXlsx(plan: WorkbookPlan): Promise<Buffer> {
   return Buffer.from(out as ArrayBuffer);
 }
 
-/**
- * Writes bytes to `target` atomically: a temporary file in the same directory, then a rename.
- * On failure the temporary file is removed and `target` is untouched.
- *
- * @param target - the output path
- * @param bytes - the contents
- */
-export function writeFileAtomic(target: string, bytes: Buffer | string): void {
-  const tmp = tempPathFor(target);
-  try {
-    fs.writeFileSync(tmp, bytes, { flag: "wx" });
-    fs.renameSync(tmp, target);
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
-}
-
 /** Number of cells in the plan's tables (header rows included). */
 export function planCells(plan: WorkbookPlan): number {
   let n = 0;
@@ -250,58 +231,16 @@ function sheetWidths(sheet: SheetPlan): number[] {
 }
 
 /**
- * Renders the plan to a temporary file beside `target` and returns its path; the caller renames it
- * into place (or deletes it). Large plans go through the streaming writer.
+ * The plan as .xlsx for the command line's writer: bytes from ExcelJS, or — above
+ * `streamAboveCells` cells — a stream from the text-level writer (`xlsx-stream.ts`). No file is
+ * opened here.
  *
  * @param plan - the workbook plan
- * @param target - the final .xlsx path (only its directory and name are used)
- * @param options - `streamAboveCells`
- * @returns the temporary file's path
+ * @param options - `streamAboveCells`, `progress`
+ * @returns the .xlsx bytes, or a stream of them
  */
-export async function renderXlsxToTemp(plan: WorkbookPlan, target: string, options: XlsxOptions = {}): Promise<string> {
-  const tmp = tempPathFor(target);
-  try {
-    if (planCells(plan) > (options.streamAboveCells ?? DEFAULT_STREAM_ABOVE)) {
-      await writeXlsxStream(plan, tmp, { cellText, uniqueHeaders, sheetWidths }, options.progress);
-    } else fs.writeFileSync(tmp, await renderXlsx(plan), { flag: "wx" });
-    return tmp;
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
-}
-
-/** A temporary file name in the target's directory (same file system, so rename is atomic). */
-export function tempPathFor(target: string): string {
-  const dir = path.dirname(path.resolve(target));
-  return path.join(
-    dir,
-    `.${path.basename(target)}.${process.pid}.${Date.now()}.${Math.random().toString(36).slice(2, 8)}.tmp`,
-  );
-}
-
-/** Deletes a file, ignoring errors (cleanup after a failure). */
-export function removeQuietly(file: string): void {
-  try {
-    fs.unlinkSync(file);
-  } catch {
-    // already gone
-  }
-}
-
-/**
- * Renders the plan and writes it to `target` (temporary file + rename).
- *
- * @param plan - the workbook plan
- * @param target - the .xlsx path
- * @param options - `streamAboveCells`
- */
-export async function writeXlsxFile(plan: WorkbookPlan, target: string, options: XlsxOptions = {}): Promise<void> {
-  const tmp = await renderXlsxToTemp(plan, target, options);
-  try {
-    fs.renameSync(tmp, target);
-  } catch (e) {
-    removeQuietly(tmp);
-    throw e;
-  }
+export async function renderXlsxContent(plan: WorkbookPlan, options: XlsxOptions = {}): Promise<Buffer | Readable> {
+  if (planCells(plan) > (options.streamAboveCells ?? DEFAULT_STREAM_ABOVE))
+    return xlsxStream(plan, { cellText, uniqueHeaders, sheetWidths }, options.progress);
+  return renderXlsx(plan);
 }

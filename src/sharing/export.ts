@@ -187,31 +187,7 @@ export async function valuesOnlyExport(
   const exported = new Set(byName.keys());
   for (const sheet of sheets) {
     const ws = wb.addWorksheet(sheet.name);
-    sheet.formulas.forEach((line, i) =>
-      line.forEach((formula, j) => {
-        const raw = sheet.values[i]?.[j];
-        const value = sheet.valueTypes?.[i]?.[j] === "Error" && typeof raw === "string" ? { error: raw } : raw;
-        const fmt = sheet.numberFormat?.[i]?.[j];
-        if ((formula === "" || formula === null || formula === undefined) && (value === "" || value === null)) return;
-        const cell = ws.getCell(sheet.row + i + 1, sheet.col + j + 1);
-        const live = formulaOf(formula, raw) !== undefined && typeof formula === "string";
-        if (live && hasCaplabFormula(formula)) {
-          throw new Error(
-            `${sheet.name}!${cellA1({ row: sheet.row + i, col: sheet.col + j })}: still has a Capacity Lab formula (${formula}); freeze it first`,
-          );
-        }
-        if (live && !refersOutside(formula, exported)) {
-          cell.value = {
-            formula: formula.slice(1),
-            result: cachedResult(value),
-            date1904: false,
-          } as ExcelJS.CellFormulaValue;
-        } else if (typeof value === "string") cell.value = cellText(value);
-        else if (typeof value === "number" || typeof value === "boolean") cell.value = value;
-        else if (isErrorValue(value)) cell.value = { error: value.error } as ExcelJS.CellErrorValue;
-        if (fmt && fmt !== "General") cell.numFmt = fmt;
-      }),
-    );
+    sheet.formulas.forEach((line, i) => line.forEach((formula, j) => exportCell(ws, sheet, i, j, formula, exported)));
     sheet.columnWidths?.forEach((w, j) => {
       if (w > 0) ws.getColumn(j + 1).width = w;
     });
@@ -227,6 +203,45 @@ export async function valuesOnlyExport(
     return { sheet: sheet.name, charts: parts, row: sheet.row + sheet.formulas.length + 1, col: 0 };
   });
   return { bytes: await insertCharts(out, placements), written, leftOut };
+}
+
+/** Cell (i, j) of a sheet as read: the value (an error value as such) and its number format. */
+function readCell(sheet: ExportSheet, i: number, j: number): { raw: unknown; value: unknown; fmt: string | undefined } {
+  const raw = sheet.values[i]?.[j];
+  const value = sheet.valueTypes?.[i]?.[j] === "Error" && typeof raw === "string" ? { error: raw } : raw;
+  return { raw, value, fmt: sheet.numberFormat?.[i]?.[j] };
+}
+
+const isBlank = (formula: unknown): boolean => formula === "" || formula === null || formula === undefined;
+
+/** Writes cell (i, j) of a sheet's used range into the new workbook (see {@link valuesOnlyWorkbook}). */
+function exportCell(
+  ws: ExcelJS.Worksheet,
+  sheet: ExportSheet,
+  i: number,
+  j: number,
+  formula: unknown,
+  exported: Set<string>,
+): void {
+  const { raw, value, fmt } = readCell(sheet, i, j);
+  if (isBlank(formula) && (value === "" || value === null)) return;
+  const cell = ws.getCell(sheet.row + i + 1, sheet.col + j + 1);
+  const live = formulaOf(formula, raw) !== undefined && typeof formula === "string";
+  if (live && hasCaplabFormula(formula)) {
+    throw new Error(
+      `${sheet.name}!${cellA1({ row: sheet.row + i, col: sheet.col + j })}: still has a Capacity Lab formula (${formula}); freeze it first`,
+    );
+  }
+  if (live && !refersOutside(formula, exported)) {
+    cell.value = {
+      formula: formula.slice(1),
+      result: cachedResult(value),
+      date1904: false,
+    } as ExcelJS.CellFormulaValue;
+  } else if (typeof value === "string") cell.value = cellText(value);
+  else if (typeof value === "number" || typeof value === "boolean") cell.value = value;
+  else if (isErrorValue(value)) cell.value = { error: value.error } as ExcelJS.CellErrorValue;
+  if (fmt && fmt !== "General") cell.numFmt = fmt;
 }
 
 /** Base64 of bytes, as `Excel.createWorkbook` takes them (chunked: no call-stack limit on large files). */

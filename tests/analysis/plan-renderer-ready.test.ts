@@ -19,7 +19,7 @@ import {
   WorkbookPlan,
 } from "../../src/analysis/plan";
 import { readLabText, LabFileResult } from "../../src/import/detect";
-import { formatTextTable } from "../../src/cli/commands/lab";
+import { formatTextTable } from "../../src/report/text";
 import { DOE_FIT } from "../../src/functions/functions";
 
 const read = (p: string): LabFileResult => readLabText(fs.readFileSync(p, "utf8"), path.basename(p));

@@ -7,6 +7,13 @@ import * as fs from "fs";
 import * as path from "path";
 import { readWorkbook, runCli, useTempDir } from "../helpers/cli";
 import { run } from "../../src/cli/commands/report";
+import { renderHtml } from "../../src/report/html";
+
+// The HTML renderer, as itself, but replaceable for one call (to act while the report is made).
+jest.mock("../../src/report/html", () => {
+  const actual = jest.requireActual<typeof import("../../src/report/html")>("../../src/report/html");
+  return { ...actual, renderHtml: jest.fn(actual.renderHtml) };
+});
 
 const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
 const GOLDEN = path.join(__dirname, "..", "import", "golden");
@@ -117,6 +124,23 @@ describe("caplab report", () => {
     expect(fs.readFileSync(out, "utf8")).toBe("old");
     expect((await cli([SUM, "-o", out, "--force"])).code).toBe(0);
     expect(fs.readFileSync(out).subarray(0, 2).toString()).toBe("PK");
+  });
+
+  it("does not replace a file that appears at -o while the report is made; exits 1 naming it, writes neither output", async () => {
+    const out = path.join(dir, "o.xlsx");
+    const html = path.join(dir, "o.html");
+    // Another program creates -o after the checks passed, while the report is being rendered.
+    const actual = jest.requireActual<typeof import("../../src/report/html")>("../../src/report/html");
+    jest.mocked(renderHtml).mockImplementationOnce((...args) => {
+      fs.writeFileSync(out, "another program's");
+      return actual.renderHtml(...args);
+    });
+    const r = await cli([SUB, SUM, "-o", out, "--html", html]);
+    expect(fs.readFileSync(out, "utf8")).toBe("another program's");
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(`${out}: a file appeared there while writing; not replaced`);
+    expect(fs.readFileSync(out, "utf8")).toBe("another program's");
+    expect(fs.readdirSync(dir)).toEqual(["o.xlsx"]); // no HTML half of the pair, no temporary file
   });
 
   it("uses --response for the fit", async () => {

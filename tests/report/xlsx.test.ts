@@ -3,15 +3,23 @@
  */
 import ExcelJS from "exceljs";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { WorkbookPlan } from "../../src/analysis/plan";
 import { readLabText } from "../../src/import/detect";
-import { cellText, planCells, renderXlsx, uniqueHeaders, writeFileAtomic, writeXlsxFile } from "../../src/report/xlsx";
+import { cellText, planCells, renderXlsx, renderXlsxContent, uniqueHeaders, XlsxOptions } from "../../src/report/xlsx";
 
 const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
 const HOSTILE = '=HYPERLINK("http://x","y")';
+
+/** The renderer's output as bytes, whether it gave bytes or a stream. */
+async function xlsxBytes(plan: WorkbookPlan, options: XlsxOptions): Promise<Buffer> {
+  const content = await renderXlsxContent(plan, options);
+  if (Buffer.isBuffer(content)) return content;
+  const chunks: Buffer[] = [];
+  for await (const chunk of content) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
 
 async function load(bytes: Buffer): Promise<ExcelJS.Workbook> {
   const wb = new ExcelJS.Workbook();
@@ -107,7 +115,7 @@ describe("renderXlsx", () => {
   });
 });
 
-describe("writeXlsxFile in streaming mode (large plans)", () => {
+describe("the streaming writer (large plans)", () => {
   it("writes the same sheets, values, formulas and text cells, with frozen headers and an autofilter", async () => {
     const csv =
       "host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,cpu_busy_pct,cpu_cores,note\n" +
@@ -115,12 +123,9 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
       `h,2,1,measure,1,overall,300,0.1,0.3,9,4,"${HOSTILE.replace(/"/g, '""')}"\n`;
     const plan = buildLabPlan([readLabText(csv, "h.csv")]);
     expect(planCells(plan)).toBeGreaterThan(0);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-stream-"));
-    const target = path.join(dir, "s.xlsx");
-    await writeXlsxFile(plan, target, { streamAboveCells: 0 });
-    expect(fs.readdirSync(dir)).toEqual(["s.xlsx"]);
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(target);
+    const content = await renderXlsxContent(plan, { streamAboveCells: 0 });
+    expect(Buffer.isBuffer(content)).toBe(false); // a stream, not bytes in memory
+    const wb = await load(await xlsxBytes(plan, { streamAboveCells: 0 }));
     expect(wb.worksheets.map((w) => w.name)).toEqual(plan.sheets.map((s) => s.name));
     const steps = wb.getWorksheet("Steps") as ExcelJS.Worksheet;
     const t = plan.sheets[1].tables[0];
@@ -139,7 +144,6 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
     expect(d.result).toBeCloseTo(planned.result, 12);
     expect(d.numFmt).toBe(m.columns[dCol - 1].numFmt);
     expect(model.autoFilter).toBeTruthy();
-    fs.rmSync(dir, { recursive: true });
   });
 
   it("reports progress in cells, rising to every cell of the plan", async () => {
@@ -152,13 +156,11 @@ describe("writeXlsxFile in streaming mode (large plans)", () => {
       rows.join("\n") +
       "\n";
     const plan = buildLabPlan([readLabText(csv, "p.csv")]);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-progress-"));
     const seen: [number, string][] = [];
-    await writeXlsxFile(plan, path.join(dir, "p.xlsx"), {
+    await xlsxBytes(plan, {
       streamAboveCells: 0,
       progress: (cells, sheet) => seen.push([cells, sheet]),
     });
-    fs.rmSync(dir, { recursive: true });
     const counts = seen.map(([c]) => c);
     expect(counts.length).toBeGreaterThan(plan.sheets.length); // within the large sheet too, not only per sheet
     expect(counts.every((c, i) => i === 0 || c >= counts[i - 1])).toBe(true);
@@ -185,20 +187,6 @@ describe("awkward labels", () => {
     expect(cellText("=1+1")).toBe("=1+1");
     expect(cellText("\tx\r")).toBe("\tx\r");
     expect(uniqueHeaders(["a", "A", "", "a"])).toEqual(["a", "A (2)", "column 3", "a (3)"]);
-  });
-});
-
-describe("writeFileAtomic", () => {
-  it("replaces the target in one rename and leaves no temporary file", () => {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-"));
-    const target = path.join(dir, "out.xlsx");
-    writeFileAtomic(target, "one");
-    writeFileAtomic(target, "two");
-    expect(fs.readFileSync(target, "utf8")).toBe("two");
-    expect(fs.readdirSync(dir)).toEqual(["out.xlsx"]);
-    expect(() => writeFileAtomic(path.join(dir, "missing", "x.xlsx"), "x")).toThrow();
-    expect(fs.readdirSync(dir)).toEqual(["out.xlsx"]);
-    fs.rmSync(dir, { recursive: true });
   });
 });
 
@@ -241,11 +229,7 @@ describe("columnar tables", () => {
     ["the streaming writer", 0],
   ])("are written cell for cell by %s", async (_name, streamAboveCells) => {
     expect(planCells(plan)).toBe(8);
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-xlsx-columnar-"));
-    const target = path.join(dir, "c.xlsx");
-    await writeXlsxFile(plan, target, { streamAboveCells });
-    const wb = new ExcelJS.Workbook();
-    await wb.xlsx.readFile(target);
+    const wb = await load(await xlsxBytes(plan, { streamAboveCells }));
     const ws = wb.getWorksheet("Subintervals") as ExcelJS.Worksheet;
     const cells = [2, 3, 4].map((r) => [ws.getCell(r, 1).value, ws.getCell(r, 2).value]);
     expect(cells).toEqual([
@@ -255,6 +239,5 @@ describe("columnar tables", () => {
     ]);
     expect(ws.getCell(3, 1).type).toBe(ExcelJS.ValueType.String);
     expect(ws.getCell(4, 2).numFmt).toBe("#,##0.0");
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -8,20 +8,21 @@
  * with the chart; the .xlsx gets the chart too, as a native chart over the cells
  * (`src/report/xlsx-charts.ts`). It prints the conclusion line.
  *
- * Same output safety as `caplab report`: the input is read and validated and both outputs are
- * rendered before anything is written; outputs go to temporary files renamed into place; an
- * existing output is replaced only with `--force`; an output that is the input is refused.
+ * Same output safety as `caplab report` (`writeOutputs`, `src/cli/outputs.ts`): the input is read
+ * and validated before anything is written; outputs go to temporary files moved into place
+ * without replacing, the pair whole or not at all; an existing output is replaced only with
+ * `--force`; an output that is the input is refused.
  * Exit codes: 0 written; 2 bad usage or a bad input (the message names the file and the input
  * path, e.g. `options[1].capex`); 1 an unexpected failure (e.g. the disk is full).
  */
 import * as fs from "fs";
-import * as path from "path";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
-import { checkOutput, sameFile } from "./report";
+import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import { casePlanFromJson } from "../../analysis/case-plan";
 import { isDomainError } from "../../core/errors";
-import { removeQuietly, renderXlsx, tempPathFor } from "../../report/xlsx";
+import { renderXlsx } from "../../report/xlsx";
+import type { WorkbookPlan } from "../../analysis/plan";
 import { addNativeCharts } from "../../report/xlsx-charts";
 import { renderHtml } from "../../report/html";
 
@@ -74,12 +75,34 @@ function readInput(file: string): unknown {
   }
 }
 
+/** The case's outputs: the workbook with its native chart (-o) and, when asked, the HTML page (--html). */
+function outputsOf(output: string, html: string | undefined, plan: WorkbookPlan | undefined): Output[] {
+  const outputs: Output[] = [
+    {
+      option: "-o",
+      path: output,
+      ext: /\.xlsx$/i,
+      // A case is a few hundred cells: rendered in memory, then the chart is added to the package.
+      content: async () => addNativeCharts(await renderXlsx(plan as WorkbookPlan), plan as WorkbookPlan),
+    },
+  ];
+  if (html !== undefined)
+    outputs.push({
+      option: "--html",
+      path: html,
+      ext: /\.(html|htm)$/i,
+      content: () => renderHtml(plan as WorkbookPlan),
+    });
+  return outputs;
+}
+
 /** Runs `caplab case`; returns the exit code. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   let built;
   let output: string;
   let html: string | undefined;
   let input = "input";
+  let force = false;
   try {
     const { values: v, positionals } = parseOptions("case", args, OPTIONS, true);
     if (v.help) {
@@ -97,14 +120,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     if (!v.output) throw new UsageError("-o OUT.xlsx is required");
     output = v.output;
     html = v.html;
-    const force = v.force ?? false;
-    checkOutput("-o", output, /\.xlsx$/i, [input], force);
-    if (html !== undefined) {
-      checkOutput("--html", html, /\.(html|htm)$/i, [input], force);
-      if (sameFile(html, output) || path.resolve(html) === path.resolve(output)) {
-        throw new UsageError("--html and -o name the same file");
-      }
-    }
+    force = v.force ?? false;
+    checkOutputs(outputsOf(output, html, undefined), { force, inputs: [input] });
     const json = readInput(input);
     built = casePlanFromJson(json, { sources: [input] });
   } catch (e) {
@@ -119,29 +136,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
 
-  // Render both outputs to temporary files beside their targets; rename only when both exist.
-  const page = html !== undefined ? renderHtml(built.plan) : undefined;
-  const temps: [string, string][] = [];
   try {
-    // A case is a few hundred cells: rendered in memory, then the chart is added to the package.
-    const bytes = await addNativeCharts(await renderXlsx(built.plan), built.plan);
-    const tmp = tempPathFor(output);
-    temps.push([tmp, output]);
-    fs.writeFileSync(tmp, bytes, { flag: "wx" });
-    if (html !== undefined && page !== undefined) {
-      const tmp = tempPathFor(html);
-      temps.push([tmp, html]);
-      fs.writeFileSync(tmp, page, { flag: "wx" });
-    }
-    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
+    const written = await writeOutputs(outputsOf(output, html, built.plan), { force, inputs: [input] });
+    for (const f of written) io.out(`wrote ${f}\n`);
   } catch (e) {
-    for (const [tmp] of temps) removeQuietly(tmp);
-    io.err(
-      `caplab case: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : output}: ${(e as Error).message}\n`,
-    );
-    return 1;
+    if (!(e instanceof OutputError || e instanceof UsageError)) throw e;
+    io.err(`caplab case: ${e.message}\nNothing was written.\n`);
+    return e instanceof UsageError ? 2 : 1;
   }
-  for (const [, target] of temps) io.out(`wrote ${target}\n`);
   io.out(`${built.plan.sheets[0].notes[1]}\n`);
   return 0;
 }

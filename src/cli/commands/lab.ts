@@ -16,17 +16,19 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { buildLabPlan } from "../../analysis/lab-plan";
-import { cellResult, tableRow, tableRowCount, type TablePlan, type WorkbookPlan } from "../../analysis/plan";
+import type { WorkbookPlan } from "../../analysis/plan";
 import { readLabStream, type LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
-import { formatNumber, renderHtml } from "../../report/html";
-import { writeFileAtomic, writeXlsxFile } from "../../report/xlsx";
+import { renderHtml } from "../../report/html";
+import { formatTextTable } from "../../report/text";
+import { renderXlsxContent } from "../../report/xlsx";
+import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 
 export const summary = "Demo without Excel: run a 2×2 iogen experiment, write lab-report.xlsx/.html, print the Steps";
 
-const HELP = `Usage: caplab lab [--out DIR] [--duration SECONDS] [--iops LOW,HIGH] [--size SIZE] [--keep-temp]
+const HELP = `Usage: caplab lab [--out DIR] [--duration SECONDS] [--iops LOW,HIGH] [--size SIZE] [--keep-temp] [--force]
        npm run lab [-- options]
 
 Runs a small designed experiment with iogen (the bundled IO load generator) and analyses it,
@@ -36,7 +38,8 @@ as 'caplab report' would:
   - writes a 2x2 plan (read_pct 100 and 70 x two IOPS levels; 4 steps, seeded) to a temp
     directory and runs 'iogen plan' on a scratch file there (1 s warm-up per step);
   - writes lab-report.xlsx (opens in Excel or LibreOffice without the add-in) and
-    lab-report.html (offline charts) in DIR, replacing earlier lab reports there;
+    lab-report.html (offline charts) in DIR, as a pair (an earlier pair is replaced only
+    with --force);
   - prints the Steps table and removes the temp directory.
 
 Options:
@@ -46,6 +49,7 @@ Options:
   --size SIZE         scratch file size for iogen (default 64MiB)
   --iogen PATH        use this iogen binary instead of building one
   --keep-temp         keep the temp directory (plan, CSVs, scratch file) and print its path
+  --force             replace lab-report.xlsx / lab-report.html when they exist in DIR
   -h, --help          this help
 
 Exit codes: 0 ok, 1 a step failed (its error is printed), 2 bad usage.
@@ -58,6 +62,7 @@ interface Args {
   size: string;
   iogen?: string;
   keepTemp: boolean;
+  force: boolean;
   help: boolean;
 }
 
@@ -72,6 +77,7 @@ const OPTIONS = {
   size: { type: "string" },
   iogen: { type: "string" },
   "keep-temp": { type: "boolean" },
+  force: { type: "boolean" },
 } as const;
 
 function readArgs(args: string[]): Args {
@@ -83,6 +89,7 @@ function readArgs(args: string[]): Args {
     size: v.size ?? "64MiB",
     iogen: v.iogen,
     keepTemp: v["keep-temp"] ?? false,
+    force: v.force ?? false,
     help: v.help ?? false,
   };
   if (v.duration !== undefined) {
@@ -236,90 +243,44 @@ async function readResult(file: string): Promise<LabFileResult> {
   return result;
 }
 
-/**
- * A table as aligned text. Columns whose text is the same in every row (when there are at least
- * two rows) are listed once above the grid as `header: value`, unless `keepConstant`. Columns are
- * split into blocks that fit `width` characters, the `step` column (else the first) repeated in
- * each block, like R's print of a wide data frame. Numbers use the column's number format.
- */
-export function formatTextTable(table: TablePlan, width = 120, keepConstant = false): string {
-  const cell = (c: number, v: ReturnType<typeof cellResult>): string => {
-    if (v === null || v === undefined) return "";
-    if (typeof v === "number") return formatNumber(v, table.columns[c]?.numFmt);
-    if (typeof v === "string") return v.replace(/[\r\n\t]+/g, " ");
-    if (typeof v === "boolean") return v ? "TRUE" : "FALSE";
-    return v.error;
-  };
-  // Rows through tableRow, so columnar tables print too; formulas show their computed result.
-  const rows = Array.from({ length: tableRowCount(table) }, (_, i) => tableRow(table, i).map(cellResult));
-  const texts = rows.map((row) => table.columns.map((_, c) => cell(c, row[c])));
-  const constant = table.columns.map(
-    (_, c) => !keepConstant && texts.length > 1 && texts.every((t) => t[c] === texts[0][c]),
-  );
-  const shown = table.columns.map((_, c) => c).filter((c) => !constant[c]);
-  const out: string[] = [];
-  const same = table.columns
-    .map((col, c) => (constant[c] && texts[0][c] !== "" ? `${col.header}: ${texts[0][c]}` : ""))
-    .filter((x) => x !== "");
-  if (same.length > 0) {
-    let lineText = "Same in every row:";
-    for (const item of same) {
-      if (lineText.length + 2 + item.length > width) {
-        out.push(lineText.endsWith(":") ? lineText : lineText + ";");
-        lineText = "  " + item;
-      } else lineText += (lineText.endsWith(":") ? " " : "; ") + item;
-    }
-    out.push(lineText, "");
+/** The two reports, written as a pair (both or neither) by `writeOutputs`. */
+function labOutputs(out: string, plan?: WorkbookPlan): Output[] {
+  return [
+    {
+      option: "--out",
+      path: path.join(out, "lab-report.xlsx"),
+      ext: /\.xlsx$/i,
+      content: () => renderXlsxContent(plan as WorkbookPlan),
+    },
+    {
+      option: "--out",
+      path: path.join(out, "lab-report.html"),
+      ext: /\.html$/i,
+      content: () => renderHtml(plan as WorkbookPlan),
+    },
+  ];
+}
+
+/** The arguments, checked before anything runs; a UsageError names the option. */
+function checkedArgs(args: string[]): Args {
+  const a = readArgs(args);
+  if (a.help) return a;
+  if (!fs.existsSync(a.out) || !fs.statSync(a.out).isDirectory()) {
+    throw new UsageError(`--out ${a.out}: not an existing directory`);
   }
-  if (shown.length === 0) return out.join("\n") + "\n";
-  const widths = table.columns.map((col, c) => Math.max(col.header.length, ...texts.map((t) => t[c].length)));
-  const numeric = table.columns.map((_, c) => rows.every((r) => typeof r[c] !== "string"));
-  const pad = (text: string, c: number): string => (numeric[c] ? text.padStart(widths[c]) : text.padEnd(widths[c]));
-  const keyIndex = shown.find((c) => table.columns[c].key === "step") ?? shown[0];
-  const rest = shown.filter((c) => c !== keyIndex);
-  const blocks: number[][] = [];
-  let block: number[] = [keyIndex];
-  let used = widths[keyIndex];
-  for (const c of rest) {
-    if (block.length > 1 && used + 2 + widths[c] > width) {
-      blocks.push(block);
-      block = [keyIndex];
-      used = widths[keyIndex];
-    }
-    block.push(c);
-    used += 2 + widths[c];
-  }
-  blocks.push(block);
-  blocks.forEach((b, i) => {
-    if (i > 0) out.push("");
-    out.push(
-      b
-        .map((c) => pad(table.columns[c].header, c))
-        .join("  ")
-        .trimEnd(),
-    );
-    for (const t of texts)
-      out.push(
-        b
-          .map((c) => pad(t[c], c))
-          .join("  ")
-          .trimEnd(),
-      );
-  });
-  return out.join("\n") + "\n";
+  // Before the experiment (minutes): the reports' places must be free, or --force given.
+  checkOutputs(labOutputs(a.out), { force: a.force });
+  return a;
 }
 
 /** Runs `caplab lab`; returns the exit code. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   let a: Args;
   try {
-    a = readArgs(args);
+    a = checkedArgs(args);
     if (a.help) {
       io.out(HELP);
       return 0;
-    }
-    if (!fs.existsSync(a.out) || !fs.statSync(a.out).isDirectory()) {
-      throw new UsageError(`--out ${a.out}: not an existing directory`);
     }
   } catch (e) {
     if (e instanceof UsageError) {
@@ -390,11 +351,14 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     } catch (e) {
       throw new LabError(`analysis failed: ${e instanceof Error ? e.message : String(e)}`);
     }
-    const xlsxPath = path.join(a.out, "lab-report.xlsx");
-    const htmlPath = path.join(a.out, "lab-report.html");
-    const html = renderHtml(plan);
-    await writeXlsxFile(plan, xlsxPath);
-    writeFileAtomic(htmlPath, html);
+    let xlsxPath: string;
+    let htmlPath: string;
+    try {
+      [xlsxPath, htmlPath] = await writeOutputs(labOutputs(a.out, plan), { force: a.force });
+    } catch (e) {
+      if (e instanceof OutputError || e instanceof UsageError) throw new LabError(`${e.message}; nothing was written`);
+      throw e;
+    }
 
     const steps = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
     if (steps) io.out(`\nSteps\n${formatTextTable(steps, Math.max(80, process.stdout.columns ?? 120))}\n`);

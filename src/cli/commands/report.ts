@@ -7,18 +7,19 @@
  * anything is written; if any input fails, nothing is written. Bad input or usage exits 2 with a
  * message naming the file or option; 1 is left for unexpected failures (e.g. the disk is full).
  *
- * Outputs are written to a temporary file and renamed into place. An existing output is replaced
- * only with `--force`; an output that is one of the inputs is always refused.
+ * Outputs are written by `writeOutputs` (`src/cli/outputs.ts`): temporary files, moved into place
+ * without replacing, the pair whole or not at all. An existing output is replaced only with
+ * `--force`; an output that is one of the inputs is always refused.
  */
 import * as fs from "fs";
-import * as path from "path";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
 import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
 import { isDomainError } from "../../core/errors";
-import { planCells, removeQuietly, renderXlsxToTemp, tempPathFor } from "../../report/xlsx";
+import { planCells, renderXlsxContent } from "../../report/xlsx";
+import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import type { WorkbookPlan } from "../../analysis/plan";
 import { renderHtml } from "../../report/html";
 
@@ -74,44 +75,13 @@ function readArgs(args: string[]): Args {
   };
 }
 
-/** True when two paths name the same file (by real path when both exist). */
-export function sameFile(a: string, b: string): boolean {
-  try {
-    return fs.realpathSync(a) === fs.realpathSync(b);
-  } catch {
-    return path.resolve(a) === path.resolve(b);
-  }
-}
-
-/**
- * Checks an output path before anything is opened: the extension, not one of the inputs, not an
- * existing file unless `force`, and an existing directory. Throws a UsageError naming the option.
- */
-export function checkOutput(option: string, target: string, ext: RegExp, inputs: string[], force: boolean): void {
-  if (!ext.test(target))
-    throw new UsageError(
-      `${option} ${target}: the file name must end in ${ext.source.replace(/[\\$()]/g, "").replace("|", " or ")}`,
-    );
-  if (inputs.some((i) => sameFile(i, target)))
-    throw new UsageError(`${option} ${target}: is one of the inputs; refusing to overwrite it`);
-  if (fs.existsSync(target) && !force) throw new UsageError(`${option} ${target}: exists; pass --force to replace it`);
-  const dir = path.dirname(path.resolve(target));
-  if (!fs.existsSync(dir)) throw new UsageError(`${option} ${target}: directory ${dir} does not exist`);
-}
-
 /** Reads and checks the arguments; a UsageError names the option or file. */
 function checkedArgs(args: string[]): Args {
   const a = readArgs(args);
   if (a.help) return a;
   if (a.inputs.length === 0) throw new UsageError("no input files (see caplab report --help)");
   if (!a.output) throw new UsageError("-o OUT.xlsx is required");
-  checkOutput("-o", a.output, /\.xlsx$/i, a.inputs, a.force);
-  if (a.html !== undefined) {
-    checkOutput("--html", a.html, /\.(html|htm)$/i, a.inputs, a.force);
-    if (sameFile(a.html, a.output) || path.resolve(a.html) === path.resolve(a.output)) {
-      throw new UsageError("--html and -o name the same file");
-    }
-  }
+  checkOutputs(outputsOf(a), { force: a.force, inputs: a.inputs });
   for (const f of a.inputs) {
     if (!fs.existsSync(f)) throw new UsageError(`${f}: no such file`);
     if (fs.statSync(f).isDirectory()) throw new UsageError(`${f}: is a directory`);
@@ -162,34 +132,32 @@ function everySecond(started: number, total: number, io: CliIo): (written: numbe
 }
 
 /**
- * Renders both outputs to temporary files beside their targets and renames them into place only
- * when both exist, so a failure leaves the targets as they were. Returns the exit code.
+ * The outputs of a report: the workbook (-o) and, when asked, the HTML page (--html). The
+ * contents are made only when written (after every output is checked).
  */
-async function writeOutputs(plan: WorkbookPlan, html: string | undefined, a: Args, io: CliIo): Promise<number> {
-  const output = a.output!;
-  const temps: [string, string][] = [];
-  try {
-    const started = Date.now();
-    const cells = planCells(plan);
-    if (cells > 1_000_000) io.err(`caplab report: writing ${output} (${cells.toLocaleString("en-US")} cells) ...\n`);
-    temps.push([await renderXlsxToTemp(plan, output, { progress: everySecond(started, cells, io) }), output]);
-    if (Date.now() - started > 1000)
-      io.err(`caplab report: wrote the workbook in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
-    if (a.html !== undefined && html !== undefined) {
-      const tmp = tempPathFor(a.html);
-      temps.push([tmp, a.html]);
-      fs.writeFileSync(tmp, html, { flag: "wx" });
-    }
-    for (const [tmp, target] of temps) fs.renameSync(tmp, target);
-  } catch (e) {
-    for (const [tmp] of temps) removeQuietly(tmp);
-    io.err(
-      `caplab report: cannot write ${temps.length > 0 ? temps[temps.length - 1][1] : output}: ${(e as Error).message}\n`,
-    );
-    return 1;
-  }
-  for (const [, target] of temps) io.out(`wrote ${target}\n`);
-  return 0;
+function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo): Output[] {
+  const outputs: Output[] = [
+    {
+      option: "-o",
+      path: a.output as string,
+      ext: /\.xlsx$/i,
+      content: () => {
+        const p = plan as WorkbookPlan;
+        const cells = planCells(p);
+        if (cells > 1_000_000 && io)
+          io.err(`caplab report: writing ${a.output} (${cells.toLocaleString("en-US")} cells) ...\n`);
+        return renderXlsxContent(p, { progress: io ? everySecond(Date.now(), cells, io) : undefined });
+      },
+    },
+  ];
+  if (a.html !== undefined)
+    outputs.push({
+      option: "--html",
+      path: a.html,
+      ext: /\.(html|htm)$/i,
+      content: () => renderHtml(plan as WorkbookPlan),
+    });
+  return outputs;
 }
 
 /** Runs `caplab report`; returns the exit code. */
@@ -211,10 +179,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results = await readInputs(a.inputs, io);
   if (results === null) return 2;
   let plan: WorkbookPlan;
-  let html: string | undefined;
   try {
     plan = buildLabPlan(results, { response: a.response });
-    if (a.html !== undefined) html = renderHtml(plan);
   } catch (e) {
     if (isDomainError(e)) {
       io.err(`caplab report: ${e.message}\nNothing was written.\n`);
@@ -222,5 +188,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
-  return writeOutputs(plan, html, a, io);
+  try {
+    for (const f of await writeOutputs(outputsOf(a, plan, io), { force: a.force, inputs: a.inputs }))
+      io.out(`wrote ${f}\n`);
+  } catch (e) {
+    if (!(e instanceof OutputError || e instanceof UsageError)) throw e;
+    io.err(`caplab report: ${e.message}\nNothing was written.\n`);
+    return e instanceof UsageError ? 2 : 1;
+  }
+  return 0;
 }
