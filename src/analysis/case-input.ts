@@ -54,6 +54,33 @@ export interface Workload {
 export interface OpexLine {
   label: string;
   perYear: number;
+  /** Growth of the amount per year as a fraction (0.03: +3 % a year): year t pays perYear·(1 + e)^t. Default 0. */
+  escalation: number;
+}
+
+/** A one-off cost (migration, training, decommissioning) paid at the start of one year. Negative: a one-off income. */
+export interface OneOffLine {
+  label: string;
+  amount: number;
+  /** The year it is paid, 0 (now) … years − 1. Default 0. */
+  year: number;
+}
+
+/** Low and high values of one sensitivity driver. */
+export interface Range {
+  low: number;
+  high: number;
+}
+
+/**
+ * The values the sensitivity table (tornado) and the low/high scenarios use. Load, capex and
+ * server cost are factors on the case's values (0.7 = 30 % less); the discount rate is a rate.
+ */
+export interface Sensitivity {
+  load: Range;
+  discountRate: Range;
+  capex: Range;
+  serverCost: Range;
 }
 
 export interface CaseOption {
@@ -66,6 +93,10 @@ export interface CaseOption {
   costPerServer: number;
   /** Yearly cost of each server (licence, salary), ≥ 0. */
   costPerServerPerYear: number;
+  /** One-off lines (migration and the like), each in its year. */
+  oneOff: OneOffLine[];
+  /** Value recovered at the end of the last year (resale, book value), ≥ 0; a negative cost at t = years. */
+  residualValue: number;
 }
 
 export interface CaseInput {
@@ -82,8 +113,18 @@ export interface CaseInput {
   rateUnit: string;
   /** Utilization above which a workload is flagged on the sheet (a fraction in (0, 1]; default 0.8). */
   utilizationLimit: number;
+  /** Low/high values of the sensitivity drivers (defaults: load ×0.7/×1.3, rate 5 %/15 %, capex and server cost ×0.8/×1.2). */
+  sensitivity: Sensitivity;
   options: CaseOption[];
 }
+
+/** The sensitivity values when the input gives none. */
+export const DEFAULT_SENSITIVITY: Sensitivity = {
+  load: { low: 0.7, high: 1.3 },
+  discountRate: { low: 0.05, high: 0.15 },
+  capex: { low: 0.8, high: 1.2 },
+  serverCost: { low: 0.8, high: 1.2 },
+};
 
 export const MAX_YEARS = 50;
 export const MAX_OPTIONS = 10;
@@ -263,19 +304,56 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
   return w;
 }
 
-function option(v: unknown, path: string, timeUnit: string, rateUnit: string): CaseOption {
-  const o = object(v, path, ["name", "capex", "opex", "workloads", "costPerServer", "costPerServerPerYear"]);
+function option(v: unknown, path: string, timeUnit: string, rateUnit: string, years: number): CaseOption {
+  const o = object(v, path, [
+    "name",
+    "capex",
+    "opex",
+    "oneOff",
+    "residualValue",
+    "workloads",
+    "costPerServer",
+    "costPerServerPerYear",
+  ]);
   const name = text(o.name, `${path}.name`, MAX_NAME);
   // The first column of the case's tables is headed "Item" or "Year".
   if (/^(item|year)$/i.test(name))
     fail(`${path}.name`, `"${name}" is a column heading of the case sheet; choose another name`);
   const opex = (o.opex === undefined ? [] : list(o.opex, `${path}.opex`, 0, MAX_LINES)).map((line, i): OpexLine => {
     const p = `${path}.opex[${i}]`;
-    const l = object(line, p, ["label", "perYear"]);
+    const l = object(line, p, ["label", "perYear", "escalation"]);
     return {
       label: text(l.label, `${p}.label`, MAX_LABEL),
       perYear: number(l.perYear, `${p}.perYear`, () => true, "an amount per year (negative for a saving)"),
+      escalation: optionalNumber(
+        l.escalation,
+        `${p}.escalation`,
+        0,
+        (x) => x > -0.5 && x <= 1,
+        "a growth per year as a fraction from -0.5 to 1 (0.03 for 3% a year)",
+      ),
     };
+  });
+  const oneOff = (o.oneOff === undefined ? [] : list(o.oneOff, `${path}.oneOff`, 0, MAX_LINES)).map(
+    (line, i): OneOffLine => {
+      const p = `${path}.oneOff[${i}]`;
+      const l = object(line, p, ["label", "amount", "year"]);
+      return {
+        label: text(l.label, `${p}.label`, MAX_LABEL),
+        amount: number(l.amount, `${p}.amount`, () => true, "an amount (negative for a one-off income)"),
+        year: optionalNumber(
+          l.year,
+          `${p}.year`,
+          0,
+          (x) => Number.isInteger(x) && x >= 0 && x < years,
+          `a whole year from 0 (now) to ${years - 1}`,
+        ),
+      };
+    },
+  );
+  oneOff.forEach((line, i) => {
+    const j = oneOff.findIndex((other) => other.label.toLowerCase() === line.label.toLowerCase());
+    if (j < i) fail(`${path}.oneOff[${i}].label`, `repeats ${path}.oneOff[${j}].label "${oneOff[j].label}"`);
   });
   opex.forEach((line, i) => {
     const j = opex.findIndex((other) => other.label.toLowerCase() === line.label.toLowerCase());
@@ -306,7 +384,36 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string): C
     workloads,
     costPerServer,
     costPerServerPerYear,
+    oneOff,
+    residualValue: optionalNumber(o.residualValue, `${path}.residualValue`, 0, nonNegative, "an amount ≥ 0"),
   };
+}
+
+const DRIVERS: Record<keyof Sensitivity, { wanted: string; check: (x: number) => boolean }> = {
+  load: {
+    wanted: "a factor on the arrival rates from 0.01 to 100 (0.7 for 30% less)",
+    check: (x) => x >= 0.01 && x <= 100,
+  },
+  discountRate: { wanted: "a discount rate from -0.5 to 1 (0.05 for 5%)", check: (x) => x >= -0.5 && x <= 1 },
+  capex: { wanted: "a factor on capex from 0 to 100 (0.8 for 20% less)", check: (x) => x >= 0 && x <= 100 },
+  serverCost: { wanted: "a factor on per-server costs from 0 to 100", check: (x) => x >= 0 && x <= 100 },
+};
+
+function sensitivityOf(v: unknown): Sensitivity {
+  if (v === undefined) return structuredClone(DEFAULT_SENSITIVITY);
+  const o = object(v, "sensitivity", Object.keys(DRIVERS));
+  const out = structuredClone(DEFAULT_SENSITIVITY);
+  for (const key of Object.keys(DRIVERS) as (keyof Sensitivity)[]) {
+    if (o[key] === undefined) continue;
+    const path = `sensitivity.${key}`;
+    const r = object(o[key], path, ["low", "high"]);
+    const { wanted, check } = DRIVERS[key];
+    out[key] = {
+      low: optionalNumber(r.low, `${path}.low`, out[key].low, check, wanted),
+      high: optionalNumber(r.high, `${path}.high`, out[key].high, check, wanted),
+    };
+  }
+  return out;
 }
 
 /**
@@ -333,6 +440,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     "timeUnit",
     "rateUnit",
     "utilizationLimit",
+    "sensitivity",
     "options",
     "$comment",
   ]);
@@ -363,9 +471,10 @@ export function parseCaseInput(json: unknown): CaseInput {
     (x) => x > 0 && x <= 1,
     "a utilization as a fraction in (0, 1] (0.8 for 80%)",
   );
+  const sensitivity = sensitivityOf(o.sensitivity);
   if (o.options === undefined) fail("options", "is required (two or more options to compare)");
   const options = list(o.options, "options", 2, MAX_OPTIONS).map((v, i) =>
-    option(v, `options[${i}]`, timeUnit, rateUnit),
+    option(v, `options[${i}]`, timeUnit, rateUnit, years),
   );
   options.forEach((opt, i) => {
     const j = options.findIndex((other) => other.name.toLowerCase() === opt.name.toLowerCase());
@@ -380,6 +489,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     timeUnit,
     rateUnit,
     utilizationLimit,
+    sensitivity,
     options,
   };
 }

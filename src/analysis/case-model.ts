@@ -22,10 +22,15 @@
 import { DomainError, isDomainError } from "../core/errors";
 import { mmcMetrics, mmcStaff } from "../core/mmc";
 import { npv } from "../core/npv";
-import { CaseInput, Sizing, Workload } from "./case-input";
+import { irr, signChanges } from "../core/irr";
+import { payback } from "../core/payback";
+import { CaseInput, CaseOption, Sizing, Workload } from "./case-input";
 
 export interface WorkloadResult {
   servers: number;
+  /** Servers at the sensitivity's low and high load (rate × factor), same rule. */
+  serversLowLoad: number;
+  serversHighLoad: number;
   utilization: number;
   meanResponse: number;
   meanWait: number;
@@ -49,10 +54,50 @@ export interface OptionResult {
   difference: number;
   /** capex − difference: the capex at which this option breaks even with the baseline. */
   breakEvenCapex: number;
+  /** Servers summed over the workloads at the sensitivity's low and high load. */
+  serversLowLoad: number;
+  serversHighLoad: number;
+  /** Present value of the per-server costs (one-off + yearly over the years) at low, base and high load. */
+  serverCostPv: { low: number; base: number; high: number };
+  /** Net present cost with load, capex and per-server cost all at their low (high) values. */
+  scenario: { low: number; high: number };
+  /** Against the baseline (absent for the baseline itself). */
+  vsBaseline?: VsBaseline;
+}
+
+/** What an option returns against the baseline. */
+export interface VsBaseline {
+  /** Baseline cost − this option's cost, per year (the yearly saving). */
+  savings: number[];
+  /** Running sums of the savings, plain and discounted. */
+  cumulative: number[];
+  cumulativeDiscounted: number[];
+  /** NPV of the savings: baseline net present cost − this option's. */
+  npvSaving: number;
+  /** IRR of the savings when no saving is zero and they change sign exactly once, else null. */
+  irr: number | null;
+  /** Years until the cumulative (discounted) saving stays ≥ 0, null when not within the years. */
+  payback: number | null;
+  discountedPayback: number | null;
+}
+
+/** One row of the tornado: the NPV saving of the recommended option at a driver's low and high value. */
+export interface TornadoRow {
+  driver: "load" | "discountRate" | "capex" | "serverCost";
+  low: number;
+  high: number;
+  savingLow: number;
+  savingHigh: number;
 }
 
 export interface CaseResult {
   options: OptionResult[];
+  /** Number of yearly flows: years, plus one at t = years when an option has a residual value. */
+  periods: number;
+  /** The option the tornado compares with the baseline: the cheapest, or the runner-up when that is the baseline. */
+  recommended: number;
+  /** The tornado rows: load (when an option has workloads), discount rate, capex, server cost (with workloads). */
+  tornado: TornadoRow[];
   /** Index of the option with the lowest net present cost, to the cent (the first one on a tie). */
   cheapest: number;
 }
@@ -79,16 +124,18 @@ export function serversForUtilization(load: number, utilization: number): number
   return Math.max(Math.ceil(load / utilization), Math.floor(load) + 1);
 }
 
-function servers(w: Workload, sizing: Sizing, path: string): number {
+/** Servers a workload gets at its arrival rate × `load` (the sheet multiplies in the same order). */
+function servers(w: Workload, sizing: Sizing, path: string, load = 1): number {
+  const rate = load === 1 ? w.arrivalRate : w.arrivalRate * load;
   switch (sizing.kind) {
     case "servers":
       return sizing.servers;
     case "utilization":
-      return serversForUtilization(w.arrivalRate * w.serviceTime, sizing.utilization);
+      return serversForUtilization(rate * w.serviceTime, sizing.utilization);
     case "response":
-      return mmcStaff(w.serviceTime, w.arrivalRate, sizing.response - w.serviceTime);
+      return mmcStaff(w.serviceTime, rate, sizing.response - w.serviceTime);
     case "serviceLevel":
-      return mmcStaff(w.serviceTime, w.arrivalRate, sizing.level, sizing.answerWithin);
+      return mmcStaff(w.serviceTime, rate, sizing.level, sizing.answerWithin);
     default:
       throw new DomainError(`${path}.sizing`, "unknown sizing rule", "value");
   }
@@ -108,12 +155,14 @@ function renamed(e: unknown, path: string, sizing: Sizing): unknown {
   return new DomainError(names[e.argument] ?? path, problem, e.kind);
 }
 
-function workloadResult(w: Workload, path: string): WorkloadResult {
+function workloadResult(w: Workload, path: string, input: CaseInput): WorkloadResult {
   try {
     const c = servers(w, w.sizing, path);
     const m = mmcMetrics(c, w.serviceTime, w.arrivalRate);
     return {
       servers: c,
+      serversLowLoad: servers(w, w.sizing, path, input.sensitivity.load.low),
+      serversHighLoad: servers(w, w.sizing, path, input.sensitivity.load.high),
       utilization: m.utilization,
       meanResponse: m.meanResponse,
       meanWait: m.meanWait,
@@ -137,37 +186,182 @@ function workloadResult(w: Workload, path: string): WorkloadResult {
  *   { name: "Replace", capex: 250000 } ] })).options[0].npv; // => 273553.71900826444
  */
 export function computeCase(input: CaseInput): CaseResult {
+  const periods = input.years + (input.options.some((o) => o.residualValue !== 0) ? 1 : 0);
   const options = input.options.map((opt, i) => {
-    const workloads = opt.workloads.map((w, j) => workloadResult(w, `options[${i}].workloads[${j}]`));
+    const workloads = opt.workloads.map((w, j) => workloadResult(w, `options[${i}].workloads[${j}]`, input));
     const total = workloads.reduce((s, w) => s + w.servers, 0);
     const upfront = opt.capex + total * opt.costPerServer;
     const running = opt.opex.reduce((s, l) => s + l.perYear, 0) + total * opt.costPerServerPerYear;
-    const cashflows = Array.from({ length: input.years }, (_, t) => (t === 0 ? upfront + running : running));
-    let present: number;
-    try {
-      present = npv(input.discountRate, cashflows);
-    } catch (e) {
-      if (!isDomainError(e)) throw e;
-      const problem = e.message.slice(e.argument.length + 2);
-      throw new DomainError(e.argument === "rate" ? "discountRate" : `options[${i}]`, problem, e.kind);
-    }
-    const cumulativeDiscounted: number[] = [];
-    cashflows.forEach((cf, t) => {
-      cumulativeDiscounted.push((t > 0 ? cumulativeDiscounted[t - 1] : 0) + cf / Math.pow(1 + input.discountRate, t));
-    });
-    return { workloads, servers: total, upfront, running, cashflows, cumulativeDiscounted, npv: present };
+    const cashflows = flows(input, opt, periods, total, 1, 1);
+    const present = npvOf(input.discountRate, cashflows, i);
+    const cumulativeDiscounted = runningSums(cashflows, input.discountRate);
+    const low = workloads.reduce((s, w) => s + w.serversLowLoad, 0);
+    const high = workloads.reduce((s, w) => s + w.serversHighLoad, 0);
+    const s = input.sensitivity;
+    return {
+      workloads,
+      servers: total,
+      upfront,
+      running,
+      cashflows,
+      cumulativeDiscounted,
+      npv: present,
+      serversLowLoad: low,
+      serversHighLoad: high,
+      serverCostPv: {
+        low: serverCostPv(input, opt, low, input.discountRate),
+        base: serverCostPv(input, opt, total, input.discountRate),
+        high: serverCostPv(input, opt, high, input.discountRate),
+      },
+      scenario: {
+        low: npvOf(input.discountRate, flows(input, opt, periods, low, s.capex.low, s.serverCost.low), i),
+        high: npvOf(input.discountRate, flows(input, opt, periods, high, s.capex.high, s.serverCost.high), i),
+      },
+    };
   });
   const base = options[0].npv;
   // The first option within a cent of the lowest: NPVs that differ only by rounding (1e-10) are a
   // tie, as a spreadsheet summing the same flows in another order would see them.
   const least = cents(Math.min(...options.map((o) => o.npv)));
   const cheapest = options.findIndex((o) => cents(o.npv) === least);
+  let recommended = cheapest;
+  if (cheapest === 0) {
+    recommended = 1;
+    for (let i = 2; i < options.length; i++)
+      if (cents(options[i].npv) < cents(options[recommended].npv)) recommended = i;
+  }
+  const results: OptionResult[] = options.map((o, i) => ({
+    ...o,
+    difference: o.npv - base,
+    breakEvenCapex: input.options[i].capex - (o.npv - base),
+    ...(i === 0 ? {} : { vsBaseline: vsBaseline(input, options[0].cashflows, o.cashflows, base - o.npv) }),
+  }));
+  return { options: results, cheapest, periods, recommended, tornado: tornado(input, results, recommended, periods) };
+}
+
+/**
+ * Cash flows CF_0 … CF_{periods−1} of an option with `servers` servers, capex × `capexFactor`
+ * and per-server costs × `serverFactor`:
+ * CF_t = [t = 0]·(capex + servers·costPerServer) + Σ_lines perYear·(1 + e)^t + servers·costPerServerPerYear
+ * + the one-off lines of year t, for t < years; CF_years = −residualValue when `periods` > years.
+ */
+function flows(
+  input: CaseInput,
+  opt: CaseOption,
+  periods: number,
+  servers: number,
+  capexFactor: number,
+  serverFactor: number,
+): number[] {
+  const upfront = opt.capex * capexFactor + servers * opt.costPerServer * serverFactor;
+  const perServer = servers * opt.costPerServerPerYear * serverFactor;
+  return Array.from({ length: periods }, (_, t) => {
+    if (t === input.years) return -opt.residualValue;
+    let cf = opt.opex.reduce(
+      (s, l) => s + (l.escalation === 0 ? l.perYear : l.perYear * Math.pow(1 + l.escalation, t)),
+      0,
+    );
+    cf += perServer;
+    for (const x of opt.oneOff) if (x.year === t) cf += x.amount;
+    return t === 0 ? upfront + cf : cf;
+  });
+}
+
+/** Present value of an option's per-server costs with `servers` servers: one-off now, yearly over the years. */
+function serverCostPv(input: CaseInput, opt: CaseOption, servers: number, rate: number): number {
+  let annuity = 0;
+  for (let t = 0; t < input.years; t++) annuity += 1 / Math.pow(1 + rate, t);
+  return servers * (opt.costPerServer + opt.costPerServerPerYear * annuity);
+}
+
+function npvOf(rate: number, cashflows: number[], option: number): number {
+  try {
+    return npv(rate, cashflows);
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    const problem = e.message.slice(e.argument.length + 2);
+    throw new DomainError(e.argument === "rate" ? "discountRate" : `options[${option}]`, problem, e.kind);
+  }
+}
+
+/** Running sums of CF_t/(1 + r)^t. */
+function runningSums(cashflows: number[], rate: number): number[] {
+  const out: number[] = [];
+  cashflows.forEach((cf, t) => out.push((t > 0 ? out[t - 1] : 0) + cf / Math.pow(1 + rate, t)));
+  return out;
+}
+
+function vsBaseline(input: CaseInput, baseline: number[], option: number[], npvSaving: number): VsBaseline {
+  const savings = baseline.map((b, t) => b - option[t]);
+  const cumulative: number[] = [];
+  savings.forEach((x, t) => cumulative.push((t > 0 ? cumulative[t - 1] : 0) + x));
   return {
-    options: options.map((o, i) => ({
-      ...o,
-      difference: o.npv - base,
-      breakEvenCapex: input.options[i].capex - (o.npv - base),
-    })),
-    cheapest,
+    savings,
+    cumulative,
+    cumulativeDiscounted: runningSums(savings, input.discountRate),
+    npvSaving,
+    // The sheet's rule: no zero saving and exactly one change between neighbours (which is then
+    // Descartes' count, so one IRR exists).
+    irr: savings.length >= 2 && savings.every((x) => x !== 0) && signChanges(savings) === 1 ? irrOrNull(savings) : null,
+    payback: payback(savings, 0),
+    discountedPayback: payback(savings, input.discountRate),
   };
+}
+
+/** The IRR, or null when none is found below v = 1e300 (a rate within ~1e-300 of −100 %). */
+function irrOrNull(savings: number[]): number | null {
+  try {
+    return irr(savings);
+  } catch (e) {
+    if (isDomainError(e)) return null;
+    throw e;
+  }
+}
+
+/** NPV saving of option k over the baseline with one driver changed (see {@link TornadoRow}). */
+function tornado(input: CaseInput, options: OptionResult[], k: number, periods: number): TornadoRow[] {
+  const s = input.sensitivity;
+  const [o0, ok] = [options[0], options[k]];
+  const [i0, ik] = [input.options[0], input.options[k]];
+  const saving = (a: number, b: number): number => a - b;
+  const atRate = (r: number): number => npvOf(r, o0.cashflows, 0) - npvOf(r, ok.cashflows, k);
+  const withFlows = (low: boolean, what: "load" | "capex" | "serverCost"): number => {
+    const pick = (o: OptionResult): number =>
+      what === "load" ? (low ? o.serversLowLoad : o.serversHighLoad) : o.servers;
+    const f = (x: { low: number; high: number }): number => (low ? x.low : x.high);
+    const cf = (opt: CaseOption, o: OptionResult): number[] =>
+      flows(
+        input,
+        opt,
+        periods,
+        pick(o),
+        what === "capex" ? f(s.capex) : 1,
+        what === "serverCost" ? f(s.serverCost) : 1,
+      );
+    return saving(npvOf(input.discountRate, cf(i0, o0), 0), npvOf(input.discountRate, cf(ik, ok), k));
+  };
+  const rows: TornadoRow[] = [];
+  const anyWorkloads = input.options.some((o) => o.workloads.length > 0);
+  if (anyWorkloads)
+    rows.push({ driver: "load", ...s.load, savingLow: withFlows(true, "load"), savingHigh: withFlows(false, "load") });
+  rows.push({
+    driver: "discountRate",
+    ...s.discountRate,
+    savingLow: atRate(s.discountRate.low),
+    savingHigh: atRate(s.discountRate.high),
+  });
+  rows.push({
+    driver: "capex",
+    ...s.capex,
+    savingLow: withFlows(true, "capex"),
+    savingHigh: withFlows(false, "capex"),
+  });
+  if (anyWorkloads)
+    rows.push({
+      driver: "serverCost",
+      ...s.serverCost,
+      savingLow: withFlows(true, "serverCost"),
+      savingHigh: withFlows(false, "serverCost"),
+    });
+  return rows;
 }

@@ -30,8 +30,8 @@
  * with `forExcelAddin`). Labels that come from the input (option names, cost lines) are text
  * cells, never formula text.
  */
-import { CaseInput, parseCaseInput, Workload } from "./case-input";
-import { CaseResult, cents, computeCase, WorkloadResult } from "./case-model";
+import { CaseInput, CaseOption, OneOffLine, OpexLine, parseCaseInput, Workload } from "./case-input";
+import { CaseResult, cents, computeCase, TornadoRow, VsBaseline } from "./case-model";
 import { Block, CaseLayout } from "./case-layout";
 import {
   MmcCells,
@@ -238,17 +238,35 @@ interface Ctx {
   anyWorkloads: boolean;
   /** Distinct running-cost labels (case-insensitive), in order of first appearance. */
   lineLabels: string[];
+  /** Distinct one-off labels, likewise. */
+  oneOffLabels: string[];
+  /** Whether any running-cost line escalates (then each line has an escalation row). */
+  escalates: boolean;
+  /** Whether any option has a residual value (then the flows have a row at t = years). */
+  residual: boolean;
   assumptions: Block;
   costs: Block;
   capacity: Block | undefined;
   perYear: Block;
   cumulative: Block;
+  escalation: Block | undefined;
+  oneOffs: Block | undefined;
+  oneOffYears: Block | undefined;
+  returns: Block;
+  savings: Block;
+  sensitivity: Block;
+  tornadoChart: Block;
+  scenarios: Block;
   addin: (address: string, formula: string, result: number, nativeEquivalent?: string) => CellValue;
   cells: CaseCells;
 }
 
 const opt = (i: number): string => `option_${i + 1}`;
 const lineKey = (k: number): string => `line:${k}`;
+const oneOffKey = (k: number): string => `oneoff:${k}`;
+const savKey = (i: number): string => `saving_${i + 1}`;
+const cumSavKey = (i: number): string => `cum_saving_${i + 1}`;
+const dcumSavKey = (i: number): string => `dcum_saving_${i + 1}`;
 const workloadKey = (i: number, j: number): string => `w:${i}:${j}`;
 const yearKey = (t: number): string => `y:${t}`;
 
@@ -270,11 +288,12 @@ function assumptionColumns(anyWorkloads: boolean): string[] {
   return cols;
 }
 
-function costRows(ctx: Pick<Ctx, "anyWorkloads" | "lineLabels">): string[] {
+function costRows(ctx: Pick<Ctx, "anyWorkloads" | "lineLabels" | "residual">): string[] {
   return [
     "capex",
     ...(ctx.anyWorkloads ? ["per_server", "per_server_year"] : []),
     ...ctx.lineLabels.map((_, k) => lineKey(k)),
+    ...(ctx.residual ? ["residual"] : []),
     "upfront",
     "running",
     "npv",
@@ -301,6 +320,8 @@ function capacityColumns(input: CaseInput): string[] {
     "mean_response",
     "mean_wait",
     "p_wait",
+    "servers_low",
+    "servers_high",
     "check",
   ];
 }
@@ -346,25 +367,27 @@ function assumptionsTable(ctx: Ctx): TablePlan {
 }
 
 /** The servers of option `i` as a formula term (one cell, or the SUM of its workload rows), or null. */
-function serversTerm(ctx: Ctx, i: number): string | null {
+function serversTerm(ctx: Ctx, i: number, column = "servers"): string | null {
   const n = ctx.input.options[i].workloads.length;
   if (n === 0 || !ctx.capacity) return null;
   return ctx.layout
-    .span(ctx.capacity, [workloadKey(i, 0), "servers"], [workloadKey(i, n - 1), "servers"])
+    .span(ctx.capacity, [workloadKey(i, 0), column], [workloadKey(i, n - 1), column])
     .replace(/^(.*:.*)$/, "SUM($1)");
 }
 
 function costsTable(ctx: Ctx): TablePlan {
   const { input, result, layout, costs } = ctx;
   const years = input.years;
+  const periods = result.periods;
   const here = (row: string, i: number): string => layout.cell(costs, row, opt(i));
   const rate = layout.cell(ctx.assumptions, "value", "discount_rate", true);
   const labels: Record<string, string> = {
     capex: "Capex at year 0 (input)",
     per_server: "Cost per server, one-off (input)",
     per_server_year: "Cost per server per year (input)",
+    residual: "Residual value at the end (input)",
     upfront: "Year-0 one-off cost",
-    running: "Running cost per year",
+    running: ctx.escalates ? "Running cost in year 0" : "Running cost per year",
     npv: `Net present cost over ${years} year${years === 1 ? "" : "s"}`,
     diff: `Difference from ${input.options[0].name}`,
     break_even: "Break-even capex",
@@ -382,6 +405,8 @@ function costsTable(ctx: Ctx): TablePlan {
         return o.costPerServer;
       case "per_server_year":
         return o.costPerServerPerYear;
+      case "residual":
+        return o.residualValue;
       case "upfront": {
         const parts = [here("capex", i)];
         if (servers) parts.push(`${servers}*${here("per_server", i)}`);
@@ -398,21 +423,18 @@ function costsTable(ctx: Ctx): TablePlan {
         const flow = (t: number): string => layout.cell(ctx.perYear, yearKey(t), opt(i));
         return ctx.addin(
           here("npv", i),
-          `CAPLAB.NPV_IT(${rate},${flow(0)}:${flow(years - 1)})`,
+          `CAPLAB.NPV_IT(${rate},${flow(0)}:${flow(periods - 1)})`,
           r.npv,
           // NPV_IT = first flow + Excel's NPV (which discounts from t = 1) over the rest.
-          years === 1 ? flow(0) : `${flow(0)}+NPV(${rate},${flow(1)}:${flow(years - 1)})`,
+          periods === 1 ? flow(0) : `${flow(0)}+NPV(${rate},${flow(1)}:${flow(periods - 1)})`,
         );
       }
       case "diff":
         return native(`${here("npv", i)}-${here("npv", 0)}`, r.difference);
       case "break_even":
         return native(`${here("capex", i)}-${here("diff", i)}`, r.breakEvenCapex);
-      default: {
-        const k = lineRows.indexOf(row);
-        const label = ctx.lineLabels[k].toLowerCase();
-        return o.opex.find((l) => l.label.toLowerCase() === label)?.perYear ?? 0;
-      }
+      default:
+        return lineOf(ctx, o, Number(row.split(":")[1]))?.perYear ?? 0;
     }
   };
   return tableOf(
@@ -425,31 +447,63 @@ function costsTable(ctx: Ctx): TablePlan {
   );
 }
 
-/** The servers cell of one workload: native sizing where possible, else CAPLAB.MMC_STAFF. */
+/** Option `o`'s running-cost line with the k-th distinct label, if it has one. */
+function lineOf(ctx: Ctx, o: CaseOption, k: number): OpexLine | undefined {
+  return o.opex.find((l) => l.label.toLowerCase() === ctx.lineLabels[k].toLowerCase());
+}
+
+/** Option `o`'s one-off line with the k-th distinct one-off label, if it has one. */
+function oneOffOf(ctx: Ctx, o: CaseOption, k: number): OneOffLine | undefined {
+  return o.oneOff.find((l) => l.label.toLowerCase() === ctx.oneOffLabels[k].toLowerCase());
+}
+
+/** A table of one figure per running-cost or one-off line and option (escalation rates, one-off amounts or years). */
+function perLineTable(
+  ctx: Ctx,
+  block: Block,
+  header: string,
+  numFmt: string,
+  value: (o: CaseOption, k: number) => number,
+  label: (k: number) => string,
+  description: string,
+): TablePlan {
+  return tableOf(
+    block,
+    [
+      { key: "item", header },
+      ...ctx.input.options.map((o, i): ColumnPlan => ({ key: opt(i), header: o.name, numFmt, description })),
+    ],
+    block.rows.map((_, k) => [label(k), ...ctx.input.options.map((o) => value(o, k))]),
+  );
+}
+
+/**
+ * A servers cell of one workload at its rate × `factor` (a cell; none for the case's own load):
+ * native sizing where possible, else CAPLAB.MMC_STAFF. `width` is the search window, wide enough
+ * for the base, low and high loads.
+ */
 function serversCell(
   ctx: Ctx,
   w: Workload,
-  wr: WorkloadResult,
-  c: MmcCells,
+  cells: MmcCells,
+  at: { address: string; count: number; factor?: string },
   target: string,
   within: string,
+  width: number,
 ): CellValue {
   const a = w.arrivalRate * w.serviceTime;
+  const c = at.factor ? { ...cells, rate: `(${cells.rate}*${at.factor})` } : cells;
   switch (w.sizing.kind) {
     case "servers":
-      return native(target, wr.servers);
+      return native(target, at.count);
     case "utilization":
-      return native(`MAX(ROUNDUP(${c.rate}*${c.service}/${target},0),INT(${c.rate}*${c.service})+1)`, wr.servers);
-    case "response": {
-      const width = searchWidth(wr.servers, a);
-      if (nativeMmc(a, width)) return native(staffForResponseFormula(c, target, width), wr.servers);
-      return ctx.addin(c.servers, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target}-${c.service})`, wr.servers);
-    }
-    default: {
-      const width = searchWidth(wr.servers, a);
-      if (nativeMmc(a, width)) return native(staffForServiceLevelFormula(c, target, within, width), wr.servers);
-      return ctx.addin(c.servers, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target},${within})`, wr.servers);
-    }
+      return native(`MAX(ROUNDUP(${c.rate}*${c.service}/${target},0),INT(${c.rate}*${c.service})+1)`, at.count);
+    case "response":
+      if (nativeMmc(a, width)) return native(staffForResponseFormula(c, target, width), at.count);
+      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target}-${c.service})`, at.count);
+    default:
+      if (nativeMmc(a, width)) return native(staffForServiceLevelFormula(c, target, within, width), at.count);
+      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target},${within})`, at.count);
   }
 }
 
@@ -505,12 +559,25 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
     },
     { key: "p_wait", header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
     {
+      key: "servers_low",
+      header: "Servers, low load",
+      numFmt: "0",
+      description: "The same rule at the arrival rate × the Sensitivity table's low load factor",
+    },
+    {
+      key: "servers_high",
+      header: "Servers, high load",
+      numFmt: "0",
+      description: "The same rule at the arrival rate × the high load factor",
+    },
+    {
       key: "check",
       header: "Check",
       description: `Cannot carry its load (λ·S ≥ servers), utilization above the limit in Assumptions, P(wait) above ${PWAIT_WARNING * 100}%`,
     },
   ].filter((c) => block.cols.includes(c.key));
   const limit = layout.cell(ctx.assumptions, "value", "utilization_limit", true);
+  const loadAt = (side: "low" | "high"): string => layout.cell(ctx.sensitivity, "load", side, true);
   const rows: CellValue[][] = [];
   input.options.forEach((o, i) => {
     const cellsOf: CaseCells["workloads"][number] = [];
@@ -529,6 +596,12 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
       const within = block.cols.includes("answer_within") ? at("answer_within") : "";
       const a = w.arrivalRate * w.serviceTime;
       const live = nativeMmc(a, 0);
+      const s = input.sensitivity.load;
+      const width = Math.max(
+        searchWidth(wr.servers, a),
+        searchWidth(wr.serversLowLoad, w.arrivalRate * s.low * w.serviceTime),
+        searchWidth(wr.serversHighLoad, w.arrivalRate * s.high * w.serviceTime),
+      );
       const metrics = `CAPLAB.MMC_METRICS(${c.servers},${c.service},${c.rate})`;
       const values: Record<string, CellValue> = {
         option: o.name,
@@ -547,7 +620,25 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
                 ? w.sizing.response
                 : w.sizing.level,
         answer_within: w.sizing.kind === "serviceLevel" ? w.sizing.answerWithin : null,
-        servers: serversCell(ctx, w, wr, c, target, within),
+        servers: serversCell(ctx, w, c, { address: c.servers, count: wr.servers }, target, within, width),
+        servers_low: serversCell(
+          ctx,
+          w,
+          c,
+          { address: at("servers_low"), count: wr.serversLowLoad, factor: loadAt("low") },
+          target,
+          within,
+          width,
+        ),
+        servers_high: serversCell(
+          ctx,
+          w,
+          c,
+          { address: at("servers_high"), count: wr.serversHighLoad, factor: loadAt("high") },
+          target,
+          within,
+          width,
+        ),
         utilization: native(utilizationFormula(c), wr.utilization),
         mean_response: live
           ? native(responseFormula(c), wr.meanResponse)
@@ -580,15 +671,33 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
   return tableOf(block, columns, rows);
 }
 
-/** The cost each option pays at the start of each year. */
+/** The cost each option pays at the start of each year (and, with a residual value, the value recovered at the end). */
 function perYearTable(ctx: Ctx): TablePlan {
   const { input, result, layout, perYear, costs } = ctx;
-  const rows = perYear.rows.map((_, t) => [
+  const lines = ctx.lineLabels.length;
+  const rows = perYear.rows.map((row, t) => [
     t,
     ...input.options.map((_o, i) => {
-      const upfront = layout.cell(costs, "upfront", opt(i));
-      const running = layout.cell(costs, "running", opt(i));
-      return native(t === 0 ? `${upfront}+${running}` : running, result.options[i].cashflows[t]);
+      const col = opt(i);
+      const value = result.options[i].cashflows[t];
+      if (t === input.years) return native(`-${layout.cell(costs, "residual", col)}`, value);
+      const year = layout.cell(perYear, row, "year");
+      const parts: string[] = [];
+      if (t === 0) parts.push(layout.cell(costs, "upfront", col));
+      if (ctx.escalation && lines > 0) {
+        const amounts = layout.span(costs, [lineKey(0), col], [lineKey(lines - 1), col]);
+        const rates = layout.span(ctx.escalation, [lineKey(0), col], [lineKey(lines - 1), col]);
+        parts.push(`SUMPRODUCT(${amounts},(1+${rates})^${year})`);
+        const servers = serversTerm(ctx, i);
+        if (servers) parts.push(`${servers}*${layout.cell(costs, "per_server_year", col)}`);
+      } else parts.push(layout.cell(costs, "running", col));
+      if (ctx.oneOffs && ctx.oneOffYears) {
+        const n = ctx.oneOffLabels.length;
+        const amounts = layout.span(ctx.oneOffs, [oneOffKey(0), col], [oneOffKey(n - 1), col]);
+        const years = layout.span(ctx.oneOffYears, [oneOffKey(0), col], [oneOffKey(n - 1), col]);
+        parts.push(`SUMPRODUCT((${years}=${year})*${amounts})`);
+      }
+      return native(parts.join("+"), value);
     }),
   ]);
   return tableOf(
@@ -629,6 +738,311 @@ function cumulativeTable(ctx: Ctx): TablePlan {
         description: "Cumulative discounted cost: Σ cost/(1 + rate)^year up to this year",
       })),
     ],
+    rows,
+  );
+}
+
+/** Per option against the baseline: NPV saving, incremental IRR, payback and discounted payback. */
+function returnsTable(ctx: Ctx): TablePlan {
+  const { input, result, layout, returns, costs, savings } = ctx;
+  const m = result.periods;
+  const years = (key: string): string => layout.span(savings, [yearKey(0), key], [yearKey(m - 1), key]);
+  const notWithin = `not within ${input.years} year${input.years === 1 ? "" : "s"}`;
+  const rows = returns.rows.map((row) => {
+    const i = Number(row.split("_")[1]) - 1;
+    const v = result.options[i].vsBaseline as VsBaseline;
+    const payback = (key: string, value: number | null): CellValue => {
+      // 1 + the last year whose cumulative saving is negative (core/payback.ts); the last year itself: not reached.
+      const last = `SUMPRODUCT(MAX((${years(key)}<0)*(${years("year")}+1)))`;
+      return native(`IF(${last}=${m},"${notWithin}",${last})`, value === null ? notWithin : value);
+    };
+    let irr: CellValue = "n/a";
+    if (m >= 2) {
+      const later = layout.span(savings, [yearKey(1), savKey(i)], [yearKey(m - 1), savKey(i)]);
+      const earlier = layout.span(savings, [yearKey(0), savKey(i)], [yearKey(m - 2), savKey(i)]);
+      const all = years(savKey(i));
+      irr = native(
+        // The guess is the IRR found when the case was built: spreadsheets' IRR is Newton's method from
+        // the guess (10 % by default) and fails for rates far from it (LibreOffice, at -15 %).
+        `IF(AND(COUNTIF(${all},0)=0,SUMPRODUCT(--(${later}*${earlier}<0))=1),IFERROR(IRR(${all},${v.irr ?? 0.1}),"n/a"),"n/a")`,
+        v.irr ?? "n/a",
+      );
+    }
+    return [
+      input.options[i].name,
+      native(`${layout.cell(costs, "npv", opt(0))}-${layout.cell(costs, "npv", opt(i))}`, v.npvSaving),
+      irr,
+      payback(cumSavKey(i), v.payback),
+      payback(dcumSavKey(i), v.discountedPayback),
+    ];
+  });
+  return tableOf(
+    returns,
+    [
+      { key: "option", header: `Against ${input.options[0].name}` },
+      {
+        key: "npv_saving",
+        header: "NPV saving",
+        numFmt: ctx.cur,
+        description: "Baseline net present cost − this option's",
+      },
+      {
+        key: "irr",
+        header: "Incremental IRR",
+        numFmt: "0.0%",
+        description:
+          "The rate at which the yearly savings' NPV is zero; n/a unless the savings change sign exactly once",
+      },
+      {
+        key: "payback",
+        header: "Payback (years)",
+        numFmt: "0",
+        description: "Years until the cumulative saving stays ≥ 0 (payments at the start of each year)",
+      },
+      {
+        key: "discounted_payback",
+        header: "Discounted payback (years)",
+        numFmt: "0",
+        description: "The same on the discounted savings",
+      },
+    ],
+    rows,
+  );
+}
+
+/** Per year and option: the saving against the baseline, its running sum and its discounted running sum. */
+function savingsTable(ctx: Ctx): TablePlan {
+  const { input, result, layout, savings, perYear } = ctx;
+  const rate = layout.cell(ctx.assumptions, "value", "discount_rate", true);
+  const others = input.options.map((_, i) => i).slice(1);
+  const rows = savings.rows.map((row, t) => {
+    const cells: CellValue[] = [native(layout.cell(perYear, row, "year"), t)];
+    const year = layout.cell(savings, row, "year");
+    for (const i of others) {
+      const v = result.options[i].vsBaseline as VsBaseline;
+      const sav = layout.cell(savings, row, savKey(i));
+      const prev = (key: string): string => (t === 0 ? "" : `${layout.cell(savings, yearKey(t - 1), key)}+`);
+      cells.push(
+        native(`${layout.cell(perYear, row, opt(0))}-${layout.cell(perYear, row, opt(i))}`, v.savings[t]),
+        native(`${prev(cumSavKey(i))}${sav}`, v.cumulative[t]),
+        native(`${prev(dcumSavKey(i))}${sav}/(1+${rate})^${year}`, v.cumulativeDiscounted[t]),
+      );
+    }
+    return cells;
+  });
+  return tableOf(
+    savings,
+    [
+      { key: "year", header: "Year", numFmt: "0" },
+      ...others.flatMap((i): ColumnPlan[] => [
+        {
+          key: savKey(i),
+          header: `${input.options[i].name}: saving`,
+          numFmt: ctx.cur,
+          description: "Baseline cost − this option's cost in the year",
+        },
+        { key: cumSavKey(i), header: `${input.options[i].name}: cumulative`, numFmt: ctx.cur },
+        { key: dcumSavKey(i), header: `${input.options[i].name}: cumulative discounted`, numFmt: ctx.cur },
+      ]),
+    ],
+    rows,
+  );
+}
+
+const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
+  load: "Load (× every arrival rate)",
+  discountRate: "Discount rate",
+  capex: "Capex (× every option's)",
+  serverCost: "Per-server costs (×)",
+};
+
+/**
+ * The tornado: the recommended option's NPV saving over the baseline with one driver at its low or
+ * high value (inputs), the others at base, as closed forms over the sheet's cells (the saving is
+ * linear in capex and per-server cost; the load acts through the servers at low and high load;
+ * the rate through the yearly savings).
+ */
+function sensitivityTable(ctx: Ctx): TablePlan {
+  const { input, result, layout, sensitivity, costs, returns, scenarios, savings } = ctx;
+  const k = result.recommended;
+  const base = layout.cell(returns, opt(k), "npv_saving");
+  const sav = layout.span(savings, [yearKey(0), savKey(k)], [yearKey(result.periods - 1), savKey(k)]);
+  const years = layout.span(savings, [yearKey(0), "year"], [yearKey(result.periods - 1), "year"]);
+  const sc = (i: number, col: string): string => layout.cell(scenarios, opt(i), col);
+  const rows = result.tornado.map((row) => {
+    const at = (side: "low" | "high"): string => layout.cell(sensitivity, row.driver, side);
+    const saving = (side: "low" | "high"): string => {
+      switch (row.driver) {
+        case "discountRate":
+          return `SUMPRODUCT(${sav}/(1+${at(side)})^${years})`;
+        case "capex":
+          return `${base}+(${at(side)}-1)*(${layout.cell(costs, "capex", opt(0))}-${layout.cell(costs, "capex", opt(k))})`;
+        case "serverCost":
+          return `${base}+(${at(side)}-1)*(${sc(0, "pv_base")}-${sc(k, "pv_base")})`;
+        default:
+          return `${base}+(${sc(0, `pv_${side}`)}-${sc(0, "pv_base")})-(${sc(k, `pv_${side}`)}-${sc(k, "pv_base")})`;
+      }
+    };
+    const lo = layout.cell(sensitivity, row.driver, "saving_low");
+    const hi = layout.cell(sensitivity, row.driver, "saving_high");
+    return [
+      DRIVER_TEXT[row.driver],
+      row.low,
+      row.high,
+      native(saving("low"), row.savingLow),
+      native(saving("high"), row.savingHigh),
+      native(`ABS(${hi}-${lo})`, Math.abs(row.savingHigh - row.savingLow)),
+    ];
+  });
+  const vs = `${input.options[k].name} vs ${input.options[0].name}`;
+  return tableOf(
+    sensitivity,
+    [
+      { key: "driver", header: "Driver" },
+      {
+        key: "low",
+        header: "Low (input)",
+        numFmt: "0.00",
+        description: "A factor on the case's values (a rate for the discount rate); the Scenarios table uses the same",
+      },
+      { key: "high", header: "High (input)", numFmt: "0.00" },
+      { key: "saving_low", header: `NPV saving, ${vs}, at low`, numFmt: ctx.cur },
+      { key: "saving_high", header: `NPV saving at high`, numFmt: ctx.cur },
+      {
+        key: "swing",
+        header: "Swing",
+        numFmt: ctx.cur,
+        description: "|saving at high − saving at low|: the longer the bar, the more the decision depends on it",
+      },
+    ],
+    rows,
+  );
+}
+
+/** The tornado's chart data: one series per driver, its two points at the driver's height (largest swing on top). */
+function tornadoChartTable(ctx: Ctx): { table: TablePlan; chart: ChartPlan } {
+  const { input, result, layout, sensitivity, tornadoChart } = ctx;
+  const byRank = [...result.tornado].sort(
+    (a, b) => Math.abs(a.savingHigh - a.savingLow) - Math.abs(b.savingHigh - b.savingLow),
+  );
+  const height = (driver: string): number => byRank.findIndex((r) => r.driver === driver) + 1;
+  const rows = tornadoChart.rows.map((row) => {
+    const [driver, side] = row.split(":") as [TornadoRow["driver"], "low" | "high"];
+    const t = result.tornado.find((r) => r.driver === driver) as TornadoRow;
+    return [
+      native(layout.cell(sensitivity, driver, `saving_${side}`), side === "low" ? t.savingLow : t.savingHigh),
+      ...result.tornado.map((r) => (r.driver === driver ? height(driver) : null)),
+    ];
+  });
+  const k = result.recommended;
+  const table = tableOf(
+    tornadoChart,
+    [
+      { key: "x", header: "NPV saving", numFmt: ctx.cur },
+      ...result.tornado.map((r): ColumnPlan => ({ key: r.driver, header: DRIVER_TEXT[r.driver], numFmt: "0" })),
+    ],
+    rows,
+  );
+  const chart: ChartPlan = {
+    id: ctx.names("tornado"),
+    title: `Sensitivity: NPV saving of ${input.options[k].name} vs ${input.options[0].name}`,
+    kind: "line",
+    xTitle: `NPV saving (${input.currency}), each driver from low to high`,
+    yTitle: "Driver (largest swing on top)",
+    series: result.tornado.map((r) => ({
+      name: DRIVER_TEXT[r.driver],
+      x: [r.savingLow, r.savingHigh],
+      y: [height(r.driver), height(r.driver)],
+      style: "points+line",
+    })),
+    source: { table: tornadoChart.name, xColumn: "x", yColumns: result.tornado.map((r) => r.driver) },
+  };
+  return { table, chart };
+}
+
+/**
+ * Low / base / high scenarios: each option's net present cost with load, capex and per-server
+ * costs all at their low (or all at their high) values from the Sensitivity table, the discount
+ * rate at base. With workloads, the workings: servers and the present value of the per-server
+ * costs at each load.
+ */
+function scenariosTable(ctx: Ctx): TablePlan {
+  const { input, result, layout, scenarios, costs, sensitivity, perYear } = ctx;
+  const rate = layout.cell(ctx.assumptions, "value", "discount_rate", true);
+  const years = layout.span(perYear, [yearKey(0), "year"], [yearKey(input.years - 1), "year"]);
+  const annuity = `SUMPRODUCT(1/(1+${rate})^${years})`;
+  const s = (driver: string, side: string): string => layout.cell(sensitivity, driver, side, true);
+  const rows = input.options.map((o, i) => {
+    const r = result.options[i];
+    const col = opt(i);
+    const here = (key: string): string => layout.cell(scenarios, col, key);
+    const cells: CellValue[] = [o.name];
+    const npv = layout.cell(costs, "npv", col);
+    const capex = layout.cell(costs, "capex", col);
+    if (ctx.anyWorkloads) {
+      const sum = (key: string): string => serversTerm(ctx, i, key) ?? "0";
+      cells.push(
+        native(sum("servers_low"), r.serversLowLoad),
+        native(sum("servers"), r.servers),
+        native(sum("servers_high"), r.serversHighLoad),
+      );
+      const pv = (servers: string): string =>
+        `${servers}*(${layout.cell(costs, "per_server", col)}+${layout.cell(costs, "per_server_year", col)}*${annuity})`;
+      cells.push(
+        native(pv(here("servers_low")), r.serverCostPv.low),
+        native(pv(here("servers_base")), r.serverCostPv.base),
+        native(pv(here("servers_high")), r.serverCostPv.high),
+      );
+      cells.push(
+        native(
+          `${npv}+(${s("capex", "low")}-1)*${capex}+${s("serverCost", "low")}*${here("pv_low")}-${here("pv_base")}`,
+          r.scenario.low,
+        ),
+        native(npv, r.npv),
+        native(
+          `${npv}+(${s("capex", "high")}-1)*${capex}+${s("serverCost", "high")}*${here("pv_high")}-${here("pv_base")}`,
+          r.scenario.high,
+        ),
+      );
+    } else {
+      cells.push(
+        native(`${npv}+(${s("capex", "low")}-1)*${capex}`, r.scenario.low),
+        native(npv, r.npv),
+        native(`${npv}+(${s("capex", "high")}-1)*${capex}`, r.scenario.high),
+      );
+    }
+    return cells;
+  });
+  const all: ColumnPlan[] = [
+    { key: "option", header: "Option" },
+    { key: "servers_low", header: "Servers, low load", numFmt: "0" },
+    { key: "servers_base", header: "Servers, base", numFmt: "0" },
+    { key: "servers_high", header: "Servers, high load", numFmt: "0" },
+    {
+      key: "pv_low",
+      header: "Server costs PV, low load",
+      numFmt: ctx.cur,
+      description: "Present value of the per-server costs (one-off + yearly)",
+    },
+    { key: "pv_base", header: "Server costs PV, base", numFmt: ctx.cur },
+    { key: "pv_high", header: "Server costs PV, high load", numFmt: ctx.cur },
+    {
+      key: "npv_low",
+      header: "Net present cost, low scenario",
+      numFmt: ctx.cur,
+      description: "Load, capex and per-server costs all at their low values",
+    },
+    { key: "npv_base", header: "Base", numFmt: ctx.cur },
+    {
+      key: "npv_high",
+      header: "High scenario",
+      numFmt: ctx.cur,
+      description: "Load, capex and per-server costs all at their high values",
+    },
+  ];
+  return tableOf(
+    scenarios,
+    all.filter((c) => scenarios.cols.includes(c.key)),
     rows,
   );
 }
@@ -699,10 +1113,15 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   const prefix = options.tablePrefix ?? "";
   const names = (name: string): string => tableName(prefix, name);
   const anyWorkloads = input.options.some((o) => o.workloads.length > 0);
-  const lineLabels: string[] = [];
-  for (const o of input.options)
-    for (const l of o.opex)
-      if (!lineLabels.some((x) => x.toLowerCase() === l.label.toLowerCase())) lineLabels.push(l.label);
+  const distinct = (labels: string[]): string[] => {
+    const out: string[] = [];
+    for (const l of labels) if (!out.some((x) => x.toLowerCase() === l.toLowerCase())) out.push(l);
+    return out;
+  };
+  const lineLabels = distinct(input.options.flatMap((o) => o.opex.map((l) => l.label)));
+  const oneOffLabels = distinct(input.options.flatMap((o) => o.oneOff.map((l) => l.label)));
+  const escalates = input.options.some((o) => o.opex.some((l) => l.escalation !== 0));
+  const residual = result.periods > input.years;
   const notes = [
     `Business case: ${input.title}`,
     conclusion(input, result),
@@ -723,10 +1142,27 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   // Placement: every table, with the keys of its rows and columns.
   const layout = new CaseLayout(rowBelow(0, notes.length));
   const assumptions = layout.place(names("Assumptions"), ["value"], assumptionColumns(anyWorkloads));
-  const costs = layout.place(names("Costs"), costRows({ anyWorkloads, lineLabels }), [
-    "item",
-    ...input.options.map((_, i) => opt(i)),
-  ]);
+  const optionKeys = input.options.map((_, i) => opt(i));
+  const costs = layout.place(names("Costs"), costRows({ anyWorkloads, lineLabels, residual }), ["item", ...optionKeys]);
+  const escalation =
+    escalates && lineLabels.length > 0
+      ? layout.place(
+          names("Escalation"),
+          lineLabels.map((_, k) => lineKey(k)),
+          ["item", ...optionKeys],
+        )
+      : undefined;
+  const oneOffRows = oneOffLabels.map((_, k) => oneOffKey(k));
+  const oneOffs =
+    oneOffRows.length > 0 ? layout.place(names("OneOff"), oneOffRows, ["item", ...optionKeys]) : undefined;
+  const oneOffYears =
+    oneOffRows.length > 0 ? layout.place(names("OneOffYear"), oneOffRows, ["item", ...optionKeys], oneOffs) : undefined;
+  const others = input.options.map((_, i) => i).slice(1);
+  const returns = layout.place(
+    names("Return"),
+    others.map((i) => opt(i)),
+    ["option", "npv_saving", "irr", "payback", "discounted_payback"],
+  );
   const capacity = anyWorkloads
     ? layout.place(
         names("Capacity"),
@@ -734,10 +1170,47 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
         capacityColumns(input),
       )
     : undefined;
-  const yearRows = Array.from({ length: input.years }, (_, t) => yearKey(t));
-  const optionCols = ["year", ...input.options.map((_, i) => opt(i))];
+  const yearRows = Array.from({ length: result.periods }, (_, t) => yearKey(t));
+  const optionCols = ["year", ...optionKeys];
   const perYear = layout.place(names("CostPerYear"), yearRows, optionCols);
   const cumulative = layout.place(names("CumulativeCost"), yearRows, optionCols, perYear);
+  const savings = layout.place(names("Savings"), yearRows, [
+    "year",
+    ...others.flatMap((i) => [savKey(i), cumSavKey(i), dcumSavKey(i)]),
+  ]);
+  const drivers = result.tornado.map((r) => r.driver);
+  const sensitivity = layout.place(names("Sensitivity"), drivers, [
+    "driver",
+    "low",
+    "high",
+    "saving_low",
+    "saving_high",
+    "swing",
+  ]);
+  const tornadoChart = layout.place(
+    names("TornadoChart"),
+    drivers.flatMap((d) => [`${d}:low`, `${d}:high`]),
+    ["x", ...drivers],
+    sensitivity,
+  );
+  const scenarios = layout.place(
+    names("Scenarios"),
+    optionKeys,
+    anyWorkloads
+      ? [
+          "option",
+          "servers_low",
+          "servers_base",
+          "servers_high",
+          "pv_low",
+          "pv_base",
+          "pv_high",
+          "npv_low",
+          "npv_base",
+          "npv_high",
+        ]
+      : ["option", "npv_low", "npv_base", "npv_high"],
+  );
 
   const cells: CaseCells = {
     discountRate: layout.cell(assumptions, "value", "discount_rate"),
@@ -754,11 +1227,22 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     cur: currencyFormat(input.currency),
     anyWorkloads,
     lineLabels,
+    oneOffLabels,
+    escalates,
+    residual,
     assumptions,
     costs,
     capacity,
     perYear,
     cumulative,
+    escalation,
+    oneOffs,
+    oneOffYears,
+    returns,
+    savings,
+    sensitivity,
+    tornadoChart,
+    scenarios,
     cells,
     /**
      * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
@@ -773,8 +1257,44 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   };
 
   const tables: TablePlan[] = [assumptionsTable(ctx), costsTable(ctx)];
+  if (escalation)
+    tables.push(
+      perLineTable(
+        ctx,
+        escalation,
+        "Escalation per year (input)",
+        "0.0%",
+        (o, k) => lineOf(ctx, o, k)?.escalation ?? 0,
+        (k) => lineLabels[k],
+        "Year t pays the line × (1 + escalation)^t",
+      ),
+    );
+  if (oneOffs && oneOffYears)
+    tables.push(
+      perLineTable(
+        ctx,
+        oneOffs,
+        "One-off cost (input)",
+        ctx.cur,
+        (o, k) => oneOffOf(ctx, o, k)?.amount ?? 0,
+        (k) => oneOffLabels[k],
+        "Paid once, at the start of its year",
+      ),
+      perLineTable(
+        ctx,
+        oneOffYears,
+        "Year paid (input)",
+        "0",
+        (o, k) => oneOffOf(ctx, o, k)?.year ?? 0,
+        (k) => oneOffLabels[k],
+        "0 = now",
+      ),
+    );
+  tables.push(returnsTable(ctx));
   if (capacity) tables.push(capacityTable(ctx, capacity));
-  tables.push(perYearTable(ctx), cumulativeTable(ctx));
+  tables.push(perYearTable(ctx), cumulativeTable(ctx), savingsTable(ctx), sensitivityTable(ctx));
+  const tornado = tornadoChartTable(ctx);
+  tables.push(tornado.table, scenariosTable(ctx));
 
   const chart: ChartPlan = {
     id: names("cumulative"),
@@ -796,7 +1316,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     notes,
     noteFormulas: [{ note: 1, formula: conclusionFormula(ctx) }],
     tables,
-    charts: [chart],
+    charts: [chart, tornado.chart],
     freezeHeader: false,
   };
   return {

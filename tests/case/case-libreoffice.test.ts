@@ -147,11 +147,14 @@ describeLo("caplab case output in LibreOffice", () => {
       }
     });
 
-    it("keeps the native chart of cumulative discounted cost (Calc reads it and saves it again)", async () => {
+    it("keeps the native charts, cumulative discounted cost and tornado (Calc reads them and saves them again)", async () => {
       const zip = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "resaved", `${base}.xlsx`)));
       const charts = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n));
-      expect(charts.length).toBe(1);
-      const chart = await (zip.file(charts[0]) as JSZip.JSZipObject).async("string");
+      // Cumulative discounted cost, and the tornado.
+      expect(charts.length).toBe(2);
+      const texts = await Promise.all(charts.map((n) => (zip.file(n) as JSZip.JSZipObject).async("string")));
+      const chart = texts.find((t) => t.includes("Cumulative discounted cost")) as string;
+      expect(texts.some((t) => t.includes("Sensitivity: NPV saving"))).toBe(true);
       const c = built.get(base) as CasePlan;
       const refs = [...chart.matchAll(/<c:f>([^<]*)<\/c:f>/g)].map((m) => m[1]);
       expect(refs.length).toBe(3 * c.input.options.length);

@@ -103,20 +103,36 @@ const workload = (name: string): fc.Arbitrary<Json> =>
 const unique = (max: number, min = 0): fc.Arbitrary<string[]> =>
   fc.uniqueArray(fc.constantFrom(...NAME_WORDS), { minLength: min, maxLength: max, selector: (w) => w.toLowerCase() });
 
+/** An amount in whole cents, as money is typed. */
+const money = (min: number, max: number): fc.Arbitrary<number> =>
+  fc.integer({ min: min * 100, max: max * 100 }).map((c) => c / 100);
+
 const option = (name: string): fc.Arbitrary<Json> =>
   fc
     .record({
-      capex: fc.oneof(fc.constant(0), fc.double({ min: 0, max: 2e6, noNaN: true })),
+      capex: fc.oneof(fc.constant(0), money(0, 2e6)),
       labels: unique(4),
-      amounts: fc.array(fc.double({ min: -5e4, max: 1e6, noNaN: true }), { minLength: 4, maxLength: 4 }),
+      amounts: fc.array(money(-5e4, 1e6), { minLength: 4, maxLength: 4 }),
+      escalations: fc.array(fc.oneof(fc.constant(0), fc.double({ min: -0.2, max: 0.3, noNaN: true })), {
+        minLength: 4,
+        maxLength: 4,
+      }),
+      oneOffLabels: unique(2),
+      oneOffs: fc.array(fc.tuple(money(-1e5, 1e6), fc.nat({ max: 7 })), {
+        minLength: 2,
+        maxLength: 2,
+      }),
+      residualValue: fc.oneof(fc.constant(0), money(0, 1e6)),
       workloads: unique(3).chain((names) => fc.tuple(...names.map(workload))),
-      costPerServer: fc.double({ min: 0, max: 5000, noNaN: true }),
-      costPerServerPerYear: fc.double({ min: 0, max: 5000, noNaN: true }),
+      costPerServer: money(0, 5000),
+      costPerServerPerYear: money(0, 5000),
     })
     .map((o) => ({
       name,
       capex: o.capex,
-      opex: o.labels.map((label, k) => ({ label, perYear: o.amounts[k] })),
+      opex: o.labels.map((label, k) => ({ label, perYear: o.amounts[k], escalation: o.escalations[k] })),
+      oneOff: o.oneOffLabels.map((label, k) => ({ label, amount: o.oneOffs[k][0], year: o.oneOffs[k][1] })),
+      residualValue: o.residualValue,
       workloads: o.workloads,
       ...(o.workloads.length > 0
         ? { costPerServer: o.costPerServer, costPerServerPerYear: o.costPerServerPerYear }
@@ -130,6 +146,8 @@ const generatedCase: fc.Arbitrary<Json> = fc
     discountRate: fc.double({ min: -0.05, max: 0.3, noNaN: true }),
     currency: fc.constantFrom("£", "$", "CHF"),
     utilizationLimit: fc.double({ min: 0.5, max: 1, noNaN: true }),
+    load: fc.tuple(fc.double({ min: 0.3, max: 1, noNaN: true }), fc.double({ min: 1, max: 1.6, noNaN: true })),
+    rates: fc.tuple(fc.double({ min: -0.05, max: 0.1, noNaN: true }), fc.double({ min: 0.1, max: 0.4, noNaN: true })),
   })
   .chain((c) =>
     fc.tuple(...c.names.map(option)).map((options) => ({
@@ -138,7 +156,16 @@ const generatedCase: fc.Arbitrary<Json> = fc
       discountRate: c.discountRate,
       currency: c.currency,
       utilizationLimit: c.utilizationLimit,
-      options,
+      sensitivity: {
+        load: { low: c.load[0], high: c.load[1] },
+        discountRate: { low: c.rates[0], high: c.rates[1] },
+        capex: { low: 0.5, high: 1.5 },
+      },
+      // One-off years within the case's years.
+      options: options.map((o) => ({
+        ...o,
+        oneOff: (o.oneOff as { year: number }[]).map((x) => ({ ...x, year: x.year % c.years })),
+      })),
     })),
   );
 
