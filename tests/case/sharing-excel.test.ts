@@ -80,8 +80,15 @@ function sheet(wb: FakeWorkbook, name: string): FakeSheet {
   return s;
 }
 
+/**
+ * A sheet's cells as text, numbers to 12 significant digits (0 below 1e-6): the strict fake Excel
+ * recalculates native formulas, and its arithmetic can differ from the plan's cached value in the
+ * last bits (the case's closed-form sensitivity cells).
+ */
 function state(s: FakeSheet): string {
-  return JSON.stringify([...s.cells.entries()].sort());
+  return JSON.stringify([...s.cells.entries()].sort()).replace(/-?\d+\.\d+(e[-+]?\d+)?/g, (x) =>
+    Math.abs(Number(x)) < 1e-6 ? "0" : String(Number(Number(x).toPrecision(12))),
+  );
 }
 
 function caplabFormulas(s: FakeSheet): number {
