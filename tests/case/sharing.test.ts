@@ -12,6 +12,7 @@ import * as path from "path";
 import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import {
+  applyFreeze,
   frozenListing,
   hasCaplabFormula,
   nativeNpvEquivalent,
@@ -22,7 +23,6 @@ import { FormulaEvaluator } from "../../src/sharing/evaluate";
 import { GLOBAL_NAME } from "../../src/sharing/functions";
 import { toBase64, valuesOnlyWorkbook } from "../../src/sharing/export";
 import { excelSnapshot, parseA1 } from "./sheet-eval";
-import { applyFreeze } from "./apply-freeze";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 const FILES = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".json"));
