@@ -95,6 +95,29 @@ function groupColumn(main: LabStep[]): string | null {
   return null;
 }
 
+/** A protocol/option level's steps (or all steps when the data has no such label). */
+export interface StepGroup {
+  /** "protocol nfs", or "all steps". */
+  name: string;
+  label: { column: string; level: string } | null;
+  steps: LabStep[];
+}
+
+/**
+ * The steps split by the protocol/option label (the first of {@link GROUP_LABELS} with two or
+ * more levels), levels in first-seen order; one group of all steps when there is none.
+ */
+export function stepGroups(main: readonly LabStep[]): StepGroup[] {
+  const column = groupColumn([...main]);
+  if (column === null) return [{ name: "all steps", label: null, steps: [...main] }];
+  const levels = [...new Set(main.map((s) => s.labels[column] ?? ""))];
+  return levels.map((level) => ({
+    name: `${column} ${level}`,
+    label: { column, level },
+    steps: main.filter((s) => (s.labels[column] ?? "") === level),
+  }));
+}
+
 /**
  * Fits the CPU line of each protocol/option level (or of all steps).
  *
@@ -104,11 +127,7 @@ function groupColumn(main: LabStep[]): string | null {
 export function cpuFits(main: readonly LabStep[]): CpuFits {
   const roles = new Map<LabStep, StepFitRole>();
   const groups: CpuFitGroup[] = [];
-  const column = groupColumn([...main]);
-  const levels = column === null ? [null] : [...new Set(main.map((s) => s.labels[column] ?? ""))];
-  for (const level of levels) {
-    const steps = level === null ? [...main] : main.filter((s) => (s.labels[column as string] ?? "") === level);
-    const name = level === null ? "all steps" : `${column} ${level}`;
+  for (const { name, label, steps } of stepGroups(main)) {
     for (const s of steps)
       roles.set(s, { role: "excluded", group: name, leverage: null, studentized: null, cooks: null });
     const withCpu = steps.filter((s) => cpuBasis(s).basis !== null && s.values.iops !== null);
@@ -123,13 +142,7 @@ export function cpuFits(main: readonly LabStep[]): CpuFits {
     const used = same.filter((s) => !censored.includes(s));
     for (const s of censored) roles.get(s)!.role = "censored";
     for (const s of used) roles.get(s)!.role = "used";
-    const g = fitGroup(
-      name,
-      level === null ? null : { column: column as string, level },
-      first as { basis: "host" | "tool"; cores: number },
-      used,
-      censored,
-    );
+    const g = fitGroup(name, label, first as { basis: "host" | "tool"; cores: number }, used, censored);
     if (g.fit) {
       used.forEach((s, i) => {
         const r = roles.get(s)!;

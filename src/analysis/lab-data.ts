@@ -187,8 +187,12 @@ function firstValue(idx: ArrayLike<number>, c: Col): number | null {
   return null;
 }
 
-/** The group's rows in the measure phase. */
-function measureRows(g: SubintervalGroup): Uint32Array {
+/**
+ * The group's rows in the measure phase (warm-up excluded), as table row indices.
+ *
+ * @example measureRowsOf(group).length // => the step's measured subintervals
+ */
+export function measureRowsOf(g: SubintervalGroup): Uint32Array {
   const phase = g.table.text.phase;
   const measure = phase.texts.indexOf("measure");
   if (measure < 0) return new Uint32Array(0);
@@ -202,7 +206,7 @@ function measureRows(g: SubintervalGroup): Uint32Array {
 }
 
 /** The measure window of one host × step × category group of subinterval rows (`measure`: its measure-phase rows). */
-function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRows(g)): MeasureWindow | null {
+function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g)): MeasureWindow | null {
   if (measure.length === 0) return null;
   const t = g.table;
   const subCol = t.column("subinterval");
@@ -239,7 +243,7 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRows(g)): M
 /** A step aggregated from its measure-phase subintervals. */
 function stepFromSubintervals(g: SubintervalGroup): LabStep {
   const t = g.table;
-  const measure = measureRows(g);
+  const measure = measureRowsOf(g);
   const use = measure.length > 0 ? measure : g.rows;
   const secCol = t.column("seconds");
   const iopsCol = t.column("iops");

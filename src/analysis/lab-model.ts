@@ -6,6 +6,7 @@ import { isDomainError } from "../core/errors";
 import { mmcMetrics } from "../core/mmc";
 import { cpuBasis, CPU_CENSOR_PCT, CpuFitGroup, cpuFits, CpuFits, StepFitRole } from "./lab-cpu-fit";
 import { LabStep } from "./lab-data";
+import { KNEE_FACTOR, ResponseFit } from "./lab-response-fit";
 import { AddinFormulaCell, CellValue, ChartPlan, SeriesPlan, SheetPlan } from "./plan";
 import { ColumnSpec, F, fmt, formula, num, NUM, series, SheetBuilder } from "./sheet-builder";
 
@@ -273,6 +274,8 @@ function modelNotes(): string[] {
     "Marginal CPU cost per IO (table CpuFit): CPU % = a + b·IOPS fitted by least squares over each protocol/option level's steps below " +
       `${CPU_CENSOR_PCT} % CPU, with 95 % intervals. b is the cost of one more IO (CPU-ms per IO = b/100 × cores × 1000 = cores per 1000 IOPS); ` +
       "a is the background CPU at zero IOPS; the CPU saturation IOPS is where the line reaches 100 % (Fieller's interval). This, not U/X per step, is the CPU time per IO a business case should use.",
+    `Knee and saturation (table ResponseFit): R = S/(1 − X/X_max) fitted to the rated steps at their target (weighted least squares on 1/R), for the mean and the p99 response; the knee is where R = ${KNEE_FACTOR} × S, X = X_max/2; ` +
+      `the model-free knee is the largest measured IOPS whose R is at most ${KNEE_FACTOR} × the lightest step's.`,
     "Per step (table Model): U/X = all busy CPU over the step's IOPS, background work included; cores ÷ (U/X) is the pessimistic IOPS bound it implies. Little's law: N = X·R.",
     "M/M/c: c = the step's queue depth (the IO slots arrivals queue for in an open-loop generator), S = the step's measured mean service time, λ = achieved IOPS. " +
       "It predicts the response time from slot queueing alone: measured ≫ predicted means burstier arrivals or service times than exponential (or closed-loop fio at full queue depth, where ρ ≈ 1).",
@@ -300,6 +303,29 @@ export function cpuHeadline(groups: CpuFitGroup[]): string {
 }
 
 const fmtIops = (x: number): string => Math.round(x).toLocaleString("en-US");
+
+/** The Summary's headline on the knee and saturation: one sentence per level (mean response). */
+export function responseHeadline(curves: ResponseFit[]): string {
+  const mean = curves.filter((c) => c.metric === "mean");
+  if (mean.length === 0) return "Knee and saturation: no response times.";
+  return mean
+    .map((c) => {
+      const who = mean.length > 1 || c.group !== "all steps" ? ` (${c.group})` : "";
+      const rule = c.rule
+        ? ` Measured: the largest step with R ≤ ${KNEE_FACTOR} × light load is ${fmtIops(c.rule.x)} IOPS (R ${fmt(c.rule.r, 3)} ms).`
+        : "";
+      if (!c.fit) return `Knee${who}: ${c.note}${rule}`;
+      const k = c.fit.knee;
+      const sat = c.fit.saturation;
+      const ci = (lo: number | null, hi: number | null): string =>
+        lo !== null && hi !== null ? ` (95 % CI ${fmtIops(lo)}–${fmtIops(hi)})` : " (no finite interval)";
+      return (
+        `Knee${who}: the mean response doubles from ${fmt(c.fit.serviceTime?.estimate ?? 1 / c.fit.fit.intercept, 3)} ms near ${fmtIops(k.estimate)} IOPS${ci(k.lo, k.hi)}; ` +
+        `it saturates near ${fmtIops(sat.estimate)} IOPS${ci(sat.lo, sat.hi)}.${rule}`
+      );
+    })
+    .join(" ");
+}
 
 /** The CpuFit table: one row per fitted level, every column always present (other sheets and the case form refer to its cells). */
 function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
@@ -419,6 +445,130 @@ function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
   ];
 }
 
+/** The ResponseFit table: knee and saturation from response vs throughput, per level and metric. */
+function responseFitColumns(): ColumnSpec<ResponseFit>[] {
+  const iv = (
+    key: string,
+    header: string,
+    numFmt: string,
+    description: string,
+    get: (f: ResponseFit) => { estimate: number; lo: number | null; hi: number | null } | null,
+  ): ColumnSpec<ResponseFit>[] => [
+    { key, header, numFmt, description, keep: true, get: (f) => num(get(f)?.estimate) },
+    {
+      key: `${key}_lo`,
+      header: `${header} 95 % low`,
+      numFmt,
+      keep: true,
+      description: "Lower end of the 95 % interval",
+      get: (f) => num(get(f)?.lo),
+    },
+    {
+      key: `${key}_hi`,
+      header: `${header} 95 % high`,
+      numFmt,
+      keep: true,
+      description: "Upper end of the 95 % interval",
+      get: (f) => num(get(f)?.hi),
+    },
+  ];
+  return [
+    {
+      key: "group",
+      header: "line",
+      numFmt: F.text,
+      keep: true,
+      description: "The steps fitted: a protocol/option level, or all steps",
+      get: (f) => f.group,
+    },
+    {
+      key: "metric",
+      header: "response",
+      numFmt: F.text,
+      keep: true,
+      description: "mean or p99 response time",
+      get: (f) => f.metric,
+    },
+    {
+      key: "n",
+      header: "steps on the curve",
+      numFmt: F.int,
+      keep: true,
+      description: "Rated steps at their target and below CPU saturation",
+      get: (f) => f.used.length,
+    },
+    ...iv(
+      "s",
+      "light-load R ms",
+      F.ms,
+      "S = 1/β₀ of the fitted curve R = S/(1 − X/X_max): the response time at low load",
+      (f) => f.fit?.serviceTime ?? null,
+    ),
+    ...iv(
+      "sat",
+      "saturation IOPS",
+      F.iops,
+      "X_max of the fitted curve: where the response time grows without bound (Fieller's interval)",
+      (f) => f.fit?.saturation ?? null,
+    ),
+    ...iv(
+      "knee",
+      `knee IOPS (R = ${KNEE_FACTOR} × light load)`,
+      F.iops,
+      `X_max × (1 − 1/${KNEE_FACTOR}): where the fitted response reaches ${KNEE_FACTOR} × its light-load value`,
+      (f) => f.fit?.knee ?? null,
+    ),
+    {
+      key: "knee_r",
+      header: "R at the knee ms",
+      numFmt: F.ms,
+      keep: true,
+      description: `${KNEE_FACTOR} × the light-load R of the fit`,
+      get: (f) => num(f.fit?.knee.response),
+    },
+    {
+      key: "rule_x",
+      header: `largest measured IOPS with R ≤ ${KNEE_FACTOR} × light load`,
+      numFmt: F.iops,
+      keep: true,
+      description: `Model-free knee: the highest step whose response is at most ${KNEE_FACTOR} × the lightest step's`,
+      get: (f) => num(f.rule?.x),
+    },
+    {
+      key: "rule_r",
+      header: "its R ms",
+      numFmt: F.ms,
+      keep: true,
+      description: "That step's response time",
+      get: (f) => num(f.rule?.r),
+    },
+    {
+      key: "rule_next",
+      header: "next measured IOPS",
+      numFmt: F.iops,
+      keep: true,
+      description: "The next step by IOPS: the knee lies between the two",
+      get: (f) => num(f.rule?.nextX),
+    },
+    {
+      key: "r2",
+      header: "R² of 1/R",
+      numFmt: F.stat,
+      keep: true,
+      description: "Share of the variation of 1/R the weighted line explains",
+      get: (f) => num(f.fit?.fit.r2),
+    },
+    {
+      key: "note",
+      header: "note",
+      numFmt: F.text,
+      keep: true,
+      description: "What to make of the fit, and the steps left off the curve",
+      get: (f) => f.note,
+    },
+  ];
+}
+
 /** The table name of the fitted CPU cost, and its columns' keys in order: the layout other code refers to. */
 export const CPU_FIT_TABLE = "CpuFit";
 export const CPU_FIT_KEYS: readonly string[] = cpuFitColumns().map((c) => c.key);
@@ -494,12 +644,16 @@ function cpuChart(rows: ModelRow[], groups: CpuFitGroup[]): ChartPlan | null {
  *
  * @returns the sheet, the CPU fits (the Summary and the JSON answer use them) and the Summary's headline
  */
-export function modelSheet(main: LabStep[]): { sheet: SheetPlan; headline: string; cpu: CpuFits } {
-  const cpu = cpuFits(main);
+export function modelSheet(
+  main: LabStep[],
+  cpu: CpuFits = cpuFits(main),
+  curves: ResponseFit[] = [],
+): { sheet: SheetPlan; headline: string } {
   const rows = main.map((s) => modelRow(s, cpu));
   const model = new SheetBuilder("Model", modelNotes());
   model.table(CPU_FIT_TABLE, cpuFitColumns(), cpu.groups);
+  if (curves.length > 0) model.table("ResponseFit", responseFitColumns(), curves);
   model.table("Model", modelColumns(), rows);
   for (const chart of [responseChart(rows), cpuChart(rows, cpu.groups)]) if (chart) model.charts.push(chart);
-  return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups), cpu };
+  return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups) };
 }

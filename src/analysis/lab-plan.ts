@@ -14,10 +14,13 @@
 import { DomainError } from "../core/errors";
 import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
+import { cpuFits, CpuFits } from "./lab-cpu-fit";
 import { collectLabData, STEP_METRICS } from "./lab-data";
 import { fitSheet } from "./lab-fit";
 import { hostBalance, hostsSheet, imbalanceFindings, splitHosts } from "./lab-hosts";
-import { modelSheet } from "./lab-model";
+import { modelSheet, responseHeadline } from "./lab-model";
+import { StepAnswer, stepAnswers } from "./lab-quality";
+import { ResponseFit, responseFits } from "./lab-response-fit";
 import { categoriesSheet, stepsSheet } from "./lab-steps";
 import { subintervalsSheet } from "./lab-subintervals";
 import { summarySheet } from "./lab-summary";
@@ -58,6 +61,35 @@ export const DEFAULT_RESPONSE = "cpu_busy_pct";
  * // => ["Summary", "Steps", "Model", "Subintervals"]
  */
 export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanOptions = {}): WorkbookPlan {
+  return buildLabAnalysis(inputs, options).plan;
+}
+
+/**
+ * The analysis' answers, computed once: the sheets show them and `caplab report --json` writes them.
+ */
+export interface LabAnswers {
+  /** The CPU line of each protocol/option level (marginal cost per IO, background, saturation). */
+  cpu: CpuFits;
+  /** Per step: response-time intervals and measurement-quality warnings. */
+  steps: StepAnswer[];
+  /** Knee and saturation from response vs throughput, per level, for the mean and p99. */
+  response: ResponseFit[];
+  /** Problems about the whole run (inputs, CPU lines), in plain words; step warnings are in `steps`. */
+  warnings: string[];
+}
+
+/**
+ * Builds the lab analysis: the workbook plan and the answers it shows.
+ *
+ * @param inputs - as {@link buildLabPlan}
+ * @param options - as {@link buildLabPlan}
+ * @returns the plan and the answers (plain data)
+ * @throws as {@link buildLabPlan}
+ */
+export function buildLabAnalysis(
+  inputs: readonly LabFileResult[],
+  options: LabPlanOptions = {},
+): { plan: WorkbookPlan; answers: LabAnswers } {
   for (const input of inputs) {
     if (input.errors.length > 0) throw new DomainError(input.file, input.errors.map(formatProblem).join("; "), "value");
   }
@@ -83,8 +115,14 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
   const hostRows = perHost.filter(overall);
   warnings.push(...imbalanceFindings(hostBalance(hostRows, main)));
   stage("steps, model and fit");
-  const steps = stepsSheet(data, main);
-  const model = modelSheet(main);
+  const cpu = cpuFits(main);
+  const answers = stepAnswers(data, main, cpu);
+  const curves = responseFits(main, cpu);
+  for (const g of cpu.groups)
+    if (g.usable !== "usable")
+      warnings.push(`CPU line${cpu.groups.length > 1 || g.label ? ` (${g.group})` : ""}: ${g.verdict}`);
+  const steps = stepsSheet(data, main, answers);
+  const model = modelSheet(main, cpu, curves);
   const fit = fitSheet(main, data.labelColumns, response, options.response !== undefined, steps.table);
   const sub = subintervalsSheet(data, maxRows, warnings, stage);
   const cat = categoriesSheet(
@@ -97,15 +135,20 @@ export function buildLabPlan(inputs: readonly LabFileResult[], options: LabPlanO
     inputs,
     steps: main.length,
     headline: model.headline,
+    kneeHeadline: responseHeadline(curves),
     fitSummary: fit.summary,
     hasFit: fit.sheet !== null,
     hasSubintervals: sub !== null,
     hasCategories: cat !== null,
-    warnings,
+    warnings: [...warnings, ...answers.flatMap((a) => a.warnings)],
   });
   const sheets: SheetPlan[] = [summary, steps.sheet, model.sheet];
   for (const s of [fit.sheet, sub, cat, hosts]) if (s) sheets.push(s);
-  return { title, sources: inputs.map((i) => i.file), warnings, sheets };
+  const all = [...warnings, ...answers.flatMap((a) => a.warnings)];
+  return {
+    plan: { title, sources: inputs.map((i) => i.file), warnings: all, sheets },
+    answers: { cpu, steps: answers, response: curves, warnings },
+  };
 }
 
 /** The response column, checked against the data (iogen_cpu_pct is the tool's CPU). */

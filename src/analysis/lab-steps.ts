@@ -3,6 +3,7 @@
  * the Categories sheet (iogen's read and write rows), which share the Steps columns.
  */
 import { LabData, LabStep, StepMetric } from "./lab-data";
+import { StepAnswer } from "./lab-quality";
 import { SheetPlan, TablePlan } from "./plan";
 import { ColumnSpec, F, num, SheetBuilder } from "./sheet-builder";
 
@@ -44,7 +45,28 @@ export const BOOKKEEPING_LABELS = new Set([
   "run_order",
 ]);
 
-function stepColumns(data: LabData): ColumnSpec<LabStep>[] {
+/** The interval columns of a step metric: low and high ends from the step's answer. */
+function intervalColumns(
+  key: string,
+  what: string,
+  how: string,
+  get: (a: StepAnswer) => [number, number] | null,
+  answers: Map<LabStep, StepAnswer>,
+): ColumnSpec<LabStep>[] {
+  return (["low", "high"] as const).map((end, i) => ({
+    key: `${key}_${end === "low" ? "lo" : "hi"}`,
+    header: `${what} 95 % ${end} ms`,
+    numFmt: F.ms,
+    description: `${end === "low" ? "Lower" : "Upper"} end of the 95 % confidence interval of the ${what}: ${how}`,
+    get: (s: LabStep) => {
+      const a = answers.get(s);
+      const ci = a ? get(a) : null;
+      return ci ? num(ci[i]) : null;
+    },
+  }));
+}
+
+function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map()): ColumnSpec<LabStep>[] {
   const cols: ColumnSpec<LabStep>[] = [
     { key: "source", header: "source", numFmt: F.text, get: (s) => s.source, keep: true, description: "Input file" },
     { key: "host", header: "host", numFmt: F.text, get: (s) => s.host },
@@ -83,7 +105,21 @@ function stepColumns(data: LabData): ColumnSpec<LabStep>[] {
     metric("service_ms_avg"),
     metric("service_ms_p99"),
     metric("response_ms_avg"),
+    ...intervalColumns(
+      "response_ms_avg",
+      "response avg",
+      "batch means over the measured subintervals, IO-weighted (docs/analysis.md)",
+      (a) => a.responseMsMeanCi95,
+      answers,
+    ),
     metric("response_ms_p99"),
+    ...intervalColumns(
+      "response_ms_p99",
+      "response p99",
+      "centred on the step's p99, with the spread of the per-subinterval p99s over batches (sectioning; docs/analysis.md)",
+      (a) => a.responseMsP99Ci95,
+      answers,
+    ),
     metric("avg_in_flight"),
     metric("late_ios"),
     metric("iogen_lag_ms_avg"),
@@ -157,6 +193,13 @@ function stepColumns(data: LabData): ColumnSpec<LabStep>[] {
       get: (s) => num(s.values.achieved_pm),
     },
     { key: "basis", header: "basis", numFmt: F.text, get: (s) => s.basis, description: "summary, subintervals or fio" },
+    {
+      key: "warnings",
+      header: "warnings",
+      numFmt: F.int,
+      description: "Measurement-quality warnings about this step, listed on the Summary sheet",
+      get: (s) => (answers.has(s) ? (answers.get(s) as StepAnswer).warnings.length : null),
+    },
   );
   return cols;
 }
@@ -166,12 +209,17 @@ function stepColumns(data: LabData): ColumnSpec<LabStep>[] {
  *
  * @returns the sheet and its table (other sheets' formulas refer to its cells)
  */
-export function stepsSheet(data: LabData, main: LabStep[]): { sheet: SheetPlan; table: TablePlan } {
+export function stepsSheet(
+  data: LabData,
+  main: LabStep[],
+  answers: StepAnswer[],
+): { sheet: SheetPlan; table: TablePlan } {
   const steps = new SheetBuilder("Steps", [
     "One row per step and host (iogen: category overall; fio: one row per job and direction with IO).",
     "Measure window: measure-phase subintervals, warm-up excluded. Seen-enough: the window SEEN_ENOUGH accepts on the IOPS series (±5 % at 95 %).",
+    "Response-time intervals (95 %): batch means over the measured subintervals (at least 10); the p99's is centred on the step's p99 with the spread of the per-subinterval p99s. The warnings column counts the step's warnings on the Summary.",
   ]);
-  const table = steps.table("Steps", stepColumns(data), main);
+  const table = steps.table("Steps", stepColumns(data, new Map(answers.map((a) => [a.step, a]))), main);
   return { sheet: steps.sheet(), table };
 }
 

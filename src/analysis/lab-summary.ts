@@ -9,6 +9,8 @@ export interface SummaryInput {
   inputs: readonly LabFileResult[];
   steps: number;
   headline: string;
+  /** The knee and saturation headline. */
+  kneeHeadline: string;
   fitSummary: string;
   hasFit: boolean;
   hasSubintervals: boolean;
@@ -26,7 +28,7 @@ export function summarySheet(s: SummaryInput): SheetPlan {
     ],
     [
       "Model",
-      "utilization law D = U/X, saturation X_max, Little's law check, M/M/c prediction next to the measured response",
+      "CpuFit: marginal CPU cost per IO, background CPU and CPU saturation with 95 % intervals; ResponseFit: knee and saturation from response vs throughput; per step: U/X (includes background work), Little's law check, M/M/c prediction",
     ],
   ];
   if (s.hasFit) sheetsText.push(["Fit", "DOE_FIT of the response on the factors that take two levels"]);
@@ -37,6 +39,10 @@ export function summarySheet(s: SummaryInput): SheetPlan {
     s.title,
     `${s.steps} steps from ${inputs.length} file${inputs.length > 1 ? "s" : ""}. Documentation: docs/analysis.md.`,
     headline,
+    s.kneeHeadline,
+    warnings.length === 0
+      ? "Warnings: none."
+      : `Warnings: ${warnings.length} about the measurement (table Warnings below): read them before using the figures.`,
     `Fit: ${fitSummary}`,
     `Charts: response time vs throughput and CPU vs IOPS (Model)${s.hasSubintervals ? ", IOPS and response time per subinterval (Subintervals)" : ""}.`,
   ]);

@@ -38,6 +38,12 @@ export type { LbMethod } from "./load-balancing";
 // Statistics
 export { leastSquares } from "./least-squares";
 export type { LeastSquaresOptions, LeastSquaresResult } from "./least-squares";
+export { linearFit, inverseEstimate } from "./linear-fit-ci";
+export type { LinearFitOptions, LinearFitResult, InverseEstimate } from "./linear-fit-ci";
+export { batchMeansInterval, DEFAULT_BATCHES } from "./batch-means";
+export type { BatchMeansOptions, BatchMeansResult } from "./batch-means";
+export { kneeFit, kneeRule } from "./knee-fit";
+export type { KneeFitResult } from "./knee-fit";
 export { modelTerms, codeFactor, modelMatrix } from "./model-matrix";
 export type { FactorCoding, ModelTerm, ModelMatrix } from "./model-matrix";
 export { lenthPse } from "./lenth";

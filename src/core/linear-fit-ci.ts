@@ -9,6 +9,11 @@ import { DomainError } from "./errors";
 export interface LinearFitOptions {
   /** Two-sided confidence level of the intervals, in (0, 1); default 0.95. */
   confidence?: number;
+  /**
+   * Weights w > 0, one per point (weighted least squares: Var(eᵢ) = σ²/wᵢ); default all 1. Only
+   * their ratios matter.
+   */
+  weights?: readonly number[];
 }
 
 export interface LinearFitResult {
@@ -27,9 +32,10 @@ export interface LinearFitResult {
   s: number;
   /** Coefficient of determination 1 − RSS/TSS (1 when y is constant and fitted exactly). */
   r2: number;
-  /** Mean of x and Σ(x − x̄)². */
+  /** (Weighted) mean of x, Σw(x − x̄)² and Σw (n when unweighted). */
   xMean: number;
   sxx: number;
+  sumWeights: number;
   /** Confidence level and the two-sided Student t quantile t(1 − α/2; n − 2). */
   confidence: number;
   t: number;
@@ -50,11 +56,13 @@ export interface LinearFitResult {
  * regression diagnostics a planner needs to trust a "cost per unit" slope.
  *
  * Formulas (centred, two-pass: x̄ and ȳ first, then the centred sums, so nothing large is squared
- * before the means are removed): Sxx = Σ(x − x̄)², Sxy = Σ(x − x̄)(y − ȳ), b = Sxy/Sxx, a = ȳ − b·x̄,
- * s² = Σe²/(n − 2), se(b) = s/√Sxx, se(a) = s·√(1/n + x̄²/Sxx), cov(a, b) = −x̄·s²/Sxx; interval =
- * estimate ± t(1 − α/2; n − 2)·se. Leverage h = 1/n + (x − x̄)²/Sxx (the h sum to 2; Hoaglin &
+ * before the means are removed; with weights w, W = Σw and every sum weighted, unweighted w = 1):
+ * Sxx = Σw(x − x̄)², Sxy = Σw(x − x̄)(y − ȳ), b = Sxy/Sxx, a = ȳ − b·x̄, s² = Σwe²/(n − 2),
+ * se(b) = s/√Sxx, se(a) = s·√(1/W + x̄²/Sxx), cov(a, b) = −x̄·s²/Sxx; interval =
+ * estimate ± t(1 − α/2; n − 2)·se. Leverage h = w(1/W + (x − x̄)²/Sxx) (the h sum to 2; Hoaglin &
  * Welsch 1978 flag h > 4/n); studentized residual (external, as R's `rstudent`) and Cook's distance
- * D = r²h/(2(1 − h)) with r the internally studentized residual (Cook 1977; D > 1 is influential).
+ * D = r²h/(2(1 − h)) with r the internally studentized residual √w·e/(s√(1 − h)) (Cook 1977; D > 1
+ * is influential).
  *
  * Cost O(n). Accuracy: NIST StRD Norris to ≥ 12 significant digits (tests/core/linear-fit-ci.test.ts);
  * intervals, leverages, studentized residuals and Cook's D agree with statsmodels OLS to 1e-10
@@ -65,9 +73,9 @@ export interface LinearFitResult {
  *
  * @param x Regressor values (finite), at least two distinct.
  * @param y Responses (finite), same length as x, at least 3 points (an interval needs n − 2 ≥ 1).
- * @param options `confidence` (default 0.95).
+ * @param options `confidence` (default 0.95), `weights` (default all 1).
  * @returns the estimates, standard errors, intervals and per-point diagnostics.
- * @throws DomainError("x" | "y" | "confidence", …) on lengths, non-finite values, fewer than 3 points or a constant x.
+ * @throws DomainError("x" | "y" | "weights" | "confidence", …) on lengths, non-finite values, weights ≤ 0, fewer than 3 points or a constant x.
  * @example
  * const f = linearFit([1, 2, 3, 4], [3.1, 4.9, 7.2, 8.8]);
  * f.slope; // => 1.94 (to rounding)
@@ -84,17 +92,28 @@ export function linearFit(x: readonly number[], y: readonly number[], options: L
     if (!Number.isFinite(x[i])) throw new DomainError("x", `value ${i + 1} is not a finite number`, "value");
     if (!Number.isFinite(y[i])) throw new DomainError("y", `value ${i + 1} is not a finite number`, "value");
   }
-  const xMean = mean(x);
-  const yMean = mean(y);
+  const w = options.weights;
+  if (w !== undefined) {
+    if (w.length !== n)
+      throw new DomainError("weights", `must have as many values as x (${n}), got ${w.length}`, "value");
+    for (let i = 0; i < n; i++)
+      if (!(w[i] > 0) || !Number.isFinite(w[i]))
+        throw new DomainError("weights", `value ${i + 1} must be a finite number > 0`, "value");
+  }
+  const wt = (i: number): number => (w === undefined ? 1 : w[i]);
+  let sumWeights = 0;
+  for (let i = 0; i < n; i++) sumWeights += wt(i);
+  const xMean = mean(x, wt, sumWeights);
+  const yMean = mean(y, wt, sumWeights);
   let sxx = 0;
   let sxy = 0;
   let syy = 0;
   for (let i = 0; i < n; i++) {
     const dx = x[i] - xMean;
     const dy = y[i] - yMean;
-    sxx += dx * dx;
-    sxy += dx * dy;
-    syy += dy * dy;
+    sxx += wt(i) * dx * dx;
+    sxy += wt(i) * dx * dy;
+    syy += wt(i) * dy * dy;
   }
   if (!(sxx > 0)) throw new DomainError("x", "all x values are equal: the slope is not identified", "div0");
   const slope = sxy / sxx;
@@ -103,28 +122,29 @@ export function linearFit(x: readonly number[], y: readonly number[], options: L
   let rss = 0;
   for (let i = 0; i < n; i++) {
     residuals[i] = y[i] - yMean - slope * (x[i] - xMean);
-    rss += residuals[i] * residuals[i];
+    rss += wt(i) * residuals[i] * residuals[i];
   }
   const df = n - 2;
   const s2 = rss / df;
   const s = Math.sqrt(s2);
   const seSlope = s / Math.sqrt(sxx);
-  const seIntercept = s * Math.sqrt(1 / n + (xMean * xMean) / sxx);
+  const seIntercept = s * Math.sqrt(1 / sumWeights + (xMean * xMean) / sxx);
   const covariance = (-xMean * s2) / sxx;
   const t = tQuantile(1 - (1 - confidence) / 2, df);
-  const leverage = x.map((xi) => 1 / n + (xi - xMean) ** 2 / sxx);
+  const leverage = x.map((xi, i) => wt(i) * (1 / sumWeights + (xi - xMean) ** 2 / sxx));
   const studentized = residuals.map((e, i) => {
     const h = leverage[i];
     if (e === 0) return 0;
     if (df - 1 < 1 || !(h < 1)) return null;
-    // s₍ᵢ₎² = (RSS − e²/(1 − h)) / (n − 3): the residual variance with point i left out.
-    const si2 = (rss - (e * e) / (1 - h)) / (df - 1);
-    return si2 > 0 ? e / Math.sqrt(si2 * (1 - h)) : null;
+    // s₍ᵢ₎² = (RSS − w e²/(1 − h)) / (n − 3): the residual variance with point i left out.
+    const we2 = wt(i) * e * e;
+    const si2 = (rss - we2 / (1 - h)) / (df - 1);
+    return si2 > 0 ? (Math.sqrt(wt(i)) * e) / Math.sqrt(si2 * (1 - h)) : null;
   });
   const cooks = residuals.map((e, i) => {
     const h = leverage[i];
     if (!(h < 1) || !(s2 > 0)) return null;
-    return (e * e * h) / (2 * s2 * (1 - h) ** 2);
+    return (wt(i) * e * e * h) / (2 * s2 * (1 - h) ** 2);
   });
   return {
     n,
@@ -138,6 +158,7 @@ export function linearFit(x: readonly number[], y: readonly number[], options: L
     r2: syy > 0 ? 1 - rss / syy : 1,
     xMean,
     sxx,
+    sumWeights,
     confidence,
     t,
     interceptCi: [intercept - t * seIntercept, intercept + t * seIntercept],
@@ -149,14 +170,14 @@ export function linearFit(x: readonly number[], y: readonly number[], options: L
   };
 }
 
-/** Mean with one correction pass (the second pass removes the rounding of the first). */
-function mean(v: readonly number[]): number {
+/** Weighted mean with one correction pass (the second pass removes the rounding of the first). */
+function mean(v: readonly number[], w: (i: number) => number, sumWeights: number): number {
   let m = 0;
-  for (const a of v) m += a;
-  m /= v.length;
+  for (let i = 0; i < v.length; i++) m += w(i) * v[i];
+  m /= sumWeights;
   let c = 0;
-  for (const a of v) c += a - m;
-  return m + c / v.length;
+  for (let i = 0; i < v.length; i++) c += w(i) * (v[i] - m);
+  return m + c / sumWeights;
 }
 
 export interface InverseEstimate {
@@ -174,9 +195,9 @@ export interface InverseEstimate {
 /**
  * The x at which the fitted mean line reaches y₀ (calibration, "inverse prediction" of the mean),
  * with Fieller's (1954) exact interval under the normal model: the set of x whose line value
- * a + b·x is not rejected as y₀, i.e. (a + b·x − y₀)² ≤ t²s²(1/n + (x − x̄)²/Sxx). With
+ * a + b·x is not rejected as y₀, i.e. (a + b·x − y₀)² ≤ t²s²(1/W + (x − x̄)²/Sxx) (W = n unweighted). With
  * d₀ = x̂₀ − x̄ and g = t²s²/(b²Sxx) < 1 the ends are
- * x̄ + [d₀ ± (t·s/|b|)·√(d₀²/Sxx + (1 − g)/n)] / (1 − g).
+ * x̄ + [d₀ ± (t·s/|b|)·√(d₀²/Sxx + (1 − g)/W)] / (1 − g).
  * Cost O(1).
  *
  * Reference: Draper & Smith, Applied Regression Analysis (1998) §3.2 "Inverse regression (straight
@@ -197,6 +218,6 @@ export function inverseEstimate(fit: LinearFitResult, y0: number): InverseEstima
   const estimate = fit.xMean + d0;
   const g = (fit.t * fit.seSlope) ** 2 / fit.slope ** 2;
   if (!(g < 1)) return { estimate, ci: null, g };
-  const half = ((fit.t * fit.s) / Math.abs(fit.slope)) * Math.sqrt((d0 * d0) / fit.sxx + (1 - g) / fit.n);
+  const half = ((fit.t * fit.s) / Math.abs(fit.slope)) * Math.sqrt((d0 * d0) / fit.sxx + (1 - g) / fit.sumWeights);
   return { estimate, ci: [fit.xMean + (d0 - half) / (1 - g), fit.xMean + (d0 + half) / (1 - g)], g };
 }

@@ -15,6 +15,7 @@ interface Ref {
   confidence: number;
   x: number[];
   y: number[];
+  weights: number[] | null;
   intercept: number;
   slope: number;
   seIntercept: number;
@@ -58,7 +59,7 @@ describe("linearFit: NIST StRD Norris (certified values)", () => {
 describe("linearFit and inverseEstimate: statsmodels / scipy references", () => {
   const refs = reference as unknown as Ref[];
   it.each(refs.map((r) => [r.name, r] as [string, Ref]))("%s", (_, r) => {
-    const f = linearFit(r.x, r.y, { confidence: r.confidence });
+    const f = linearFit(r.x, r.y, { confidence: r.confidence, weights: r.weights ?? undefined });
     const close = (a: number | null, b: number | null, tol = 1e-10): void => {
       if (b === null) return expect(a).toBeNull();
       expect(a).not.toBeNull();

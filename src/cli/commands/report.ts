@@ -1,9 +1,9 @@
 /**
- * `caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--response COL] [--force]`
+ * `caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--json OUT.json] [--response COL] [--force]`
  *
  * Reads iogen CSV (subinterval and/or summary) and fio JSON files, builds the lab analysis plan
  * (`src/analysis/lab-plan.ts`) and writes it as .xlsx (ExcelJS) and optionally as a self-contained
- * HTML report with charts. All inputs are read and the whole report is rendered in memory before
+ * HTML report with charts, and optionally the key figures as JSON (`labJson`). All inputs are read and the whole report is rendered in memory before
  * anything is written; if any input fails, nothing is written. Bad input or usage exits 2 with a
  * message naming the file or option; 1 is left for unexpected failures (e.g. the disk is full).
  *
@@ -16,7 +16,8 @@ import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
-import { buildLabPlan, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
+import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
+import { labJson } from "../../analysis/lab-json";
 import { isDomainError } from "../../core/errors";
 import { planCells, renderXlsxContent } from "../../report/xlsx";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
@@ -25,7 +26,7 @@ import { renderHtml } from "../../report/html";
 
 export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";
 
-const HELP = `Usage: caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--response COL] [--force]
+const HELP = `Usage: caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--json OUT.json] [--response COL] [--force]
 
 Reads lab results and writes the analysis workbook (sheets Summary, Steps, Model, Fit,
 Subintervals; see docs/analysis.md).
@@ -37,6 +38,9 @@ Inputs (format recognised from the contents):
 Options:
   -o, --output OUT.xlsx   the workbook to write (required, must end in .xlsx)
   --html OUT.html         also write an offline HTML report with the charts
+  --json OUT.json         also write the key figures as JSON (marginal CPU cost per IO with its
+                          95 % interval, background CPU, CPU saturation, knee, saturation, per
+                          step response times with intervals and warnings; docs/analysis.md)
   --response COL          the response of the DoE fit (default ${DEFAULT_RESPONSE}); any numeric
                           iogen column (e.g. iops, response_ms_avg) or numeric label column
   --force                 replace OUT.xlsx / OUT.html when they exist
@@ -50,6 +54,7 @@ interface Args {
   inputs: string[];
   output?: string;
   html?: string;
+  json?: string;
   response?: string;
   force: boolean;
   help: boolean;
@@ -59,6 +64,7 @@ const OPTIONS = {
   help: { type: "boolean", short: "h" },
   output: { type: "string", short: "o" },
   html: { type: "string" },
+  json: { type: "string" },
   response: { type: "string" },
   force: { type: "boolean" },
 } as const;
@@ -69,6 +75,7 @@ function readArgs(args: string[]): Args {
     inputs: positionals,
     output: v.output,
     html: v.html,
+    json: v.json,
     response: v.response,
     force: v.force ?? false,
     help: v.help ?? false,
@@ -135,7 +142,7 @@ function everySecond(started: number, total: number, io: CliIo): (written: numbe
  * The outputs of a report: the workbook (-o) and, when asked, the HTML page (--html). The
  * contents are made only when written (after every output is checked).
  */
-function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo): Output[] {
+function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo, json?: () => string): Output[] {
   const outputs: Output[] = [
     {
       option: "-o",
@@ -157,6 +164,8 @@ function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo): Output[] {
       ext: /\.(html|htm)$/i,
       content: () => renderHtml(plan as WorkbookPlan),
     });
+  if (a.json !== undefined)
+    outputs.push({ option: "--json", path: a.json, ext: /\.json$/i, content: () => (json ? json() : "") });
   return outputs;
 }
 
@@ -179,8 +188,12 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const results = await readInputs(a.inputs, io);
   if (results === null) return 2;
   let plan: WorkbookPlan;
+  let json: (() => string) | undefined;
   try {
-    plan = buildLabPlan(results, { response: a.response });
+    const analysis = buildLabAnalysis(results, { response: a.response });
+    plan = analysis.plan;
+    const answers = analysis.answers;
+    json = () => JSON.stringify(labJson(answers, plan.sources, plan.warnings), null, 2) + "\n";
   } catch (e) {
     if (isDomainError(e)) {
       io.err(`caplab report: ${e.message}\nNothing was written.\n`);
@@ -189,7 +202,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
   try {
-    for (const f of await writeOutputs(outputsOf(a, plan, io), { force: a.force, inputs: a.inputs }))
+    for (const f of await writeOutputs(outputsOf(a, plan, io, json), { force: a.force, inputs: a.inputs }))
       io.out(`wrote ${f}\n`);
   } catch (e) {
     if (!(e instanceof OutputError || e instanceof UsageError)) throw e;
