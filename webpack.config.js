@@ -115,10 +115,10 @@ module.exports = async (env, options) => {
         patterns: [
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
-          // The first-run sample: a real 2x2 iogen plan result (provenance in its README).
-          { from: "tests/analysis/fixtures/iogen-real/subintervals.csv", to: "samples/iogen-2x2-subintervals.csv" },
-          { from: "tests/analysis/fixtures/iogen-real/summary.csv", to: "samples/iogen-2x2-summary.csv" },
-          { from: "tests/analysis/fixtures/iogen-real/README.md", to: "samples/README.md" },
+          // The first-run sample: two protocols drawn from a documented model (its README, generator beside it).
+          { from: "tests/analysis/fixtures/lab-sample/subintervals.csv", to: "samples/lab-sample-subintervals.csv" },
+          { from: "tests/analysis/fixtures/lab-sample/summary.csv", to: "samples/lab-sample-summary.csv" },
+          { from: "tests/analysis/fixtures/lab-sample/README.md", to: "samples/README.md" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

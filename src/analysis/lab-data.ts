@@ -34,6 +34,21 @@ export const STEP_METRICS: readonly StepMetric[] = IOGEN_NUMERIC_COLUMNS.flatMap
   c === "iogen_cpu_pct" ? ["tool_cpu_pct"] : IOGEN_PLACEMENT_COLUMNS.includes(c) ? [] : [c as StepMetric],
 );
 
+/** Step metrics the plan sets or that bookkeep the run (factors, not results a fit explains). */
+export const PLAN_METRICS: readonly StepMetric[] = [
+  "target_iops",
+  "block_size",
+  "read_pct",
+  "random_pct",
+  "queue_depth",
+  "cpu_cores",
+  "measure_seconds",
+  "achieved_pm",
+];
+
+/** Step metrics that are results of a step: what the pane offers as the fitted response. */
+export const RESULT_METRICS: readonly StepMetric[] = STEP_METRICS.filter((m) => !PLAN_METRICS.includes(m));
+
 /** The iogen column a step metric is read from. */
 function iogenColumnOf(m: StepMetric): IogenNumericColumn {
   return m === "tool_cpu_pct" ? "iogen_cpu_pct" : m;

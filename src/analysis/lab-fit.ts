@@ -189,8 +189,9 @@ export function fitSheet(
     return { sheet: null, summary: "no fit (the steps do not vary two or more factors at two levels)" };
   {
     let resp = response;
+    // fio records no host CPU: asked for cpu_busy_pct, fit the tool's CPU instead, and say so.
     if (
-      !explicitResponse &&
+      resp === "cpu_busy_pct" &&
       main.every((s) => responseValue(s, resp) === null) &&
       main.every((s) => s.values.tool_cpu_pct !== null)
     ) {

@@ -157,6 +157,29 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
       description: "Measured mean service time",
     },
     {
+      key: "lag",
+      header: "iogen lag avg ms",
+      numFmt: F.ms,
+      get: (m) => num(m.step.values.iogen_lag_ms_avg),
+      description:
+        "iogen's own launch lag (launch − scheduled time of the IOs that found a free slot): the generator's lateness, part of R but not of the storage",
+    },
+    {
+      key: "wait",
+      header: "R − S − lag ms (waiting for a slot)",
+      numFmt: F.ms,
+      description:
+        "The rest of the response time: waiting for one of the generator's IO slots (queue depth), i.e. queueing in front of the storage as the generator sees it",
+      get: (m, ref) => {
+        const r = m.step.values.response_ms_avg;
+        const sv = m.step.values.service_ms_avg;
+        const lag = m.step.values.iogen_lag_ms_avg;
+        return lag === null
+          ? null
+          : formula(`${ref("r")}-${ref("s")}-${ref("lag")}`, r !== null && sv !== null ? r - sv - lag : null);
+      },
+    },
+    {
       key: "xr",
       header: "X·R in system",
       numFmt: F.ratio,
@@ -200,10 +223,11 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
     },
     {
       key: "c",
-      header: "M/M/c c",
+      header: "slot M/M/c c (queue depth)",
       numFmt: F.int,
       get: (m) => num(m.mmc?.c),
-      description: "Servers c = queue depth (IO slots)",
+      description:
+        "c = the generator's queue depth (its IO slots): this M/M/c models waiting for iogen's slots, not the storage's servers; size servers on the What-if sheet",
     },
     {
       key: "rho",
@@ -241,31 +265,6 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
     },
     { key: "note", header: "model note", numFmt: F.text, get: (m) => m.mmc?.note ?? "" },
   ];
-}
-
-/**
- * The M/M/c response curve R(X) for the steps' common queue depth c and the service time S of the
- * lightest-loaded step (what the model predicts if the service time stayed as at low load), from
- * X = 0 to 1.25 × the largest measured X, stopping at ρ = 0.95. None when the queue depth differs
- * between steps or is unknown.
- */
-function mmcCurve(rows: ModelRow[]): SeriesPlan[] {
-  const usable = rows.filter((m) => m.mmc !== null && m.step.values.iops !== null);
-  if (usable.length === 0) return [];
-  const c = usable[0].mmc!.c;
-  if (usable.some((m) => m.mmc!.c !== c)) return [];
-  const lightest = usable.reduce((a, b) => ((a.step.values.iops as number) <= (b.step.values.iops as number) ? a : b));
-  const sMs = lightest.mmc!.sMs;
-  const xEnd = Math.min(1.25 * Math.max(...usable.map((m) => m.step.values.iops as number)), (0.95 * c) / (sMs / 1000));
-  const x: number[] = [];
-  const y: number[] = [];
-  const points = 40;
-  for (let i = 1; i <= points; i++) {
-    const lambda = (xEnd * i) / points;
-    x.push(lambda);
-    y.push(mmcMetrics(c, sMs / 1000, lambda).meanResponse * 1000);
-  }
-  return [{ name: `M/M/${c} curve (S = ${fmt(sMs, 3)} ms)`, x, y, style: "line" }];
 }
 
 /** The Model sheet's notes. */
@@ -573,32 +572,65 @@ function responseFitColumns(): ColumnSpec<ResponseFit>[] {
 export const CPU_FIT_TABLE = "CpuFit";
 export const CPU_FIT_KEYS: readonly string[] = cpuFitColumns().map((c) => c.key);
 
-/** Measured and M/M/c response time against throughput, with the M/M/c curve. */
-function responseChart(rows: ModelRow[]): ChartPlan | null {
+/** True when the x values span a decade or more (then a log axis shows the light steps apart). */
+function spansDecades(xs: number[]): boolean {
+  const pos = xs.filter((x) => x > 0);
+  return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 10;
+}
+
+/** The fitted curve R = S/(1 − X/X_max) from below the lightest step to near saturation, log-spaced on a log axis. */
+function curveSeries(c: ResponseFit, log: boolean, many: boolean): SeriesPlan[] {
+  if (!c.fit) return [];
+  const f = c.fit;
+  const xs = c.used.map((s) => s.values.iops as number);
+  const sat = f.saturation.estimate;
+  const from = Math.min(...xs) * 0.8;
+  const to = Math.min(0.97 * sat, 1.15 * Math.max(...xs, f.knee.estimate));
+  if (!(to > from) || !(from > 0)) return [];
+  const points = 60;
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let i = 0; i <= points; i++) {
+    const xi = log ? from * (to / from) ** (i / points) : from + ((to - from) * i) / points;
+    x.push(xi);
+    y.push(1 / (f.fit.intercept + f.fit.slope * xi));
+  }
+  const who = many ? `, ${c.group}` : "";
+  return [
+    { name: `fitted S/(1 − X/X_max)${who}`, x, y, style: "line" },
+    {
+      name: `knee (R = ${KNEE_FACTOR} × light load)${who}`,
+      x: [f.knee.estimate],
+      y: [f.knee.response],
+      style: "points",
+    },
+  ];
+}
+
+/**
+ * Response time against throughput for the mean (over the Model table's cells) or the p99: the
+ * measured steps, each level's fitted curve and its knee; a log x-axis when the steps span decades.
+ */
+function responseChart(rows: ModelRow[], curves: ResponseFit[], metric: "mean" | "p99"): ChartPlan | null {
   const measured: [number, number][] = [];
-  const predicted: [number, number][] = [];
   for (const m of rows) {
     const x = m.step.values.iops;
-    const r = m.step.values.response_ms_avg;
+    const r = metric === "mean" ? m.step.values.response_ms_avg : m.step.values.response_ms_p99;
     if (x !== null && r !== null) measured.push([x, r]);
-    if (x !== null && m.mmc?.predicted != null) predicted.push([x, m.mmc.predicted]);
   }
-  if (measured.length > 0) {
-    return {
-      id: "response-vs-throughput",
-      title: "Response time vs throughput",
-      kind: "scatter",
-      xTitle: "IOPS",
-      yTitle: "mean response time (ms)",
-      series: [
-        series("measured", measured, "points"),
-        ...(predicted.length > 0 ? [series("M/M/c per step", predicted, "points")] : []),
-        ...mmcCurve(rows),
-      ],
-      source: { table: "Model", xColumn: "x", yColumns: ["r", "pred"] },
-    };
-  }
-  return null;
+  if (measured.length === 0) return null;
+  const mine = curves.filter((c) => c.metric === metric);
+  const log = spansDecades(measured.map((p) => p[0]));
+  return {
+    id: metric === "mean" ? "response-vs-throughput" : "p99-vs-throughput",
+    title: metric === "mean" ? "Response time vs throughput" : "p99 response time vs throughput",
+    kind: "scatter",
+    xTitle: log ? "IOPS (log scale)" : "IOPS",
+    yTitle: metric === "mean" ? "mean response time (ms)" : "p99 response time (ms)",
+    xLog: log,
+    series: [series("measured", measured, "points"), ...mine.flatMap((c) => curveSeries(c, log, mine.length > 1))],
+    ...(metric === "mean" ? { source: { table: "Model", xColumn: "x", yColumns: ["r"] } } : {}),
+  };
 }
 
 /**
@@ -654,6 +686,11 @@ export function modelSheet(
   model.table(CPU_FIT_TABLE, cpuFitColumns(), cpu.groups);
   if (curves.length > 0) model.table("ResponseFit", responseFitColumns(), curves);
   model.table("Model", modelColumns(), rows);
-  for (const chart of [responseChart(rows), cpuChart(rows, cpu.groups)]) if (chart) model.charts.push(chart);
+  for (const chart of [
+    responseChart(rows, curves, "mean"),
+    responseChart(rows, curves, "p99"),
+    cpuChart(rows, cpu.groups),
+  ])
+    if (chart) model.charts.push(chart);
   return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups) };
 }

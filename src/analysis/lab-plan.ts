@@ -20,6 +20,7 @@ import { fitSheet } from "./lab-fit";
 import { hostBalance, hostsSheet, imbalanceFindings, splitHosts } from "./lab-hosts";
 import { modelSheet, responseHeadline } from "./lab-model";
 import { StepAnswer, stepAnswers } from "./lab-quality";
+import { whatIfSheet } from "./lab-whatif";
 import { ResponseFit, responseFits } from "./lab-response-fit";
 import { categoriesSheet, stepsSheet } from "./lab-steps";
 import { subintervalsSheet } from "./lab-subintervals";
@@ -37,6 +38,8 @@ export interface LabPlanOptions {
    * in file order, warm-up included; a warning names the steps that lost rows.
    */
   maxSubintervalRows?: number;
+  /** Year 0 of the What-if forecast (default: today, UTC). */
+  today?: Date;
   /** Told the name of each analysis stage as it starts (the pane shows it while it waits). */
   onStage?: (stage: string) => void;
 }
@@ -46,7 +49,7 @@ export const EXCEL_MAX_TABLE_ROWS = 1_048_575;
 /** The Subintervals row limit of `caplab report` (and of the plan when none is given). */
 export const DEFAULT_MAX_SUBINTERVAL_ROWS = 1_000_000;
 
-export const DEFAULT_RESPONSE = "cpu_busy_pct";
+export const DEFAULT_RESPONSE = "response_ms_avg";
 
 /**
  * Builds the lab analysis workbook plan.
@@ -123,6 +126,7 @@ export function buildLabAnalysis(
       warnings.push(`CPU line${cpu.groups.length > 1 || g.label ? ` (${g.group})` : ""}: ${g.verdict}`);
   const steps = stepsSheet(data, main, answers);
   const model = modelSheet(main, cpu, curves);
+  const whatIf = whatIfSheet(model.sheet, cpu.groups, curves, options.today);
   const fit = fitSheet(main, data.labelColumns, response, options.response !== undefined, steps.table);
   const sub = subintervalsSheet(data, maxRows, warnings, stage);
   const cat = categoriesSheet(
@@ -138,11 +142,13 @@ export function buildLabAnalysis(
     kneeHeadline: responseHeadline(curves),
     fitSummary: fit.summary,
     hasFit: fit.sheet !== null,
+    hasWhatIf: whatIf !== null,
     hasSubintervals: sub !== null,
     hasCategories: cat !== null,
     warnings: [...warnings, ...answers.flatMap((a) => a.warnings)],
   });
   const sheets: SheetPlan[] = [summary, steps.sheet, model.sheet];
+  if (whatIf) sheets.push(whatIf);
   for (const s of [fit.sheet, sub, cat, hosts]) if (s) sheets.push(s);
   const all = [...warnings, ...answers.flatMap((a) => a.warnings)];
   return {

@@ -68,8 +68,10 @@ export function responseFits(main: readonly LabStep[], cpu: CpuFits): ResponseFi
       }
       let fit: KneeFitResult | null = null;
       let note: string;
-      if (new Set(x).size < 3) {
-        note = `${used.length} rated unsaturated step${used.length === 1 ? "" : "s"}: the curve needs at least 3 with different IOPS.`;
+      // Three load levels at least (replicates of two levels say nothing about the curve's bend).
+      const levels = new Set(used.map((s) => s.values.target_iops)).size;
+      if (levels < 3) {
+        note = `${used.length} rated unsaturated step${used.length === 1 ? "" : "s"} at ${levels} target level${levels === 1 ? "" : "s"}: the curve needs at least 3 levels.`;
       } else {
         try {
           fit = kneeFit(x, r, KNEE_FACTOR);

@@ -13,6 +13,7 @@ export interface SummaryInput {
   kneeHeadline: string;
   fitSummary: string;
   hasFit: boolean;
+  hasWhatIf: boolean;
   hasSubintervals: boolean;
   hasCategories: boolean;
   warnings: string[];
@@ -31,6 +32,11 @@ export function summarySheet(s: SummaryInput): SheetPlan {
       "CpuFit: marginal CPU cost per IO, background CPU and CPU saturation with 95 % intervals; ResponseFit: knee and saturation from response vs throughput; per step: U/X (includes background work), Little's law check, M/M/c prediction",
     ],
   ];
+  if (s.hasWhatIf)
+    sheetsText.push([
+      "What-if",
+      "type current load, growth, target CPU and response SLA: headroom, when it is crossed, cores and units needed per year (live formulas)",
+    ]);
   if (s.hasFit) sheetsText.push(["Fit", "DOE_FIT of the response on the factors that take two levels"]);
   if (s.hasSubintervals)
     sheetsText.push(["Subintervals", "the subinterval time series (warm-up rows included, marked by phase)"]);

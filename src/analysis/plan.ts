@@ -155,6 +155,8 @@ export interface ChartPlan {
   kind: "scatter" | "line";
   xTitle: string;
   yTitle: string;
+  /** A base-10 logarithmic x axis (all x > 0): for throughputs that span decades. */
+  xLog?: boolean;
   series: SeriesPlan[];
   /**
    * The table (by name) and its columns (by {@link ColumnPlan.key}) the series come from, for

@@ -323,6 +323,8 @@ class Writer {
     excelChart.title.text = chart.title;
     excelChart.axes.categoryAxis.title.text = chart.xTitle;
     excelChart.axes.valueAxis.title.text = chart.yTitle;
+    // A scatter chart's x axis is a value axis: logBase applies (ExcelApi 1.7, as the rest here).
+    if (chart.xLog) excelChart.axes.categoryAxis.logBase = 10;
     excelChart.setPosition(cellA1(anchor), cellA1({ row: anchor.row + 17, col: anchor.col + 7 }));
     return bytes;
   }

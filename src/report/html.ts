@@ -188,6 +188,8 @@ interface ChartData {
   el: string;
   xTitle: string;
   yTitle: string;
+  /** A log-scale x axis (the plan's `xLog`). */
+  xLog?: boolean;
   series: { name: string; style: "points" | "line" | "points+line" }[];
   data: [number[], ...(number | null)[][]];
 }
@@ -279,6 +281,7 @@ function renderSheet(sheet: SheetPlan, index: number, maxRows: number, charts: C
         el,
         xTitle: chart.xTitle,
         yTitle: chart.yTitle,
+        ...(chart.xLog ? { xLog: true } : {}),
         series: chart.series.map((s) => ({ name: s.name, style: s.style })),
         data: [aligned.x, ...aligned.y],
       });
@@ -496,7 +499,7 @@ const CHART_SCRIPT = `
       var opts = {
         width: widthOf(el),
         height: 300,
-        scales: { x: { time: false } },
+        scales: { x: c.xLog ? { time: false, distr: 3, log: 10 } : { time: false } },
         legend: { live: false },
         cursor: { drag: { x: false, y: false } },
         axes: [

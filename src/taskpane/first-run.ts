@@ -1,13 +1,14 @@
 /**
- * First run: offers the bundled sample (a real 2×2 iogen plan result, tests/analysis/fixtures/iogen-real,
- * copied to dist/samples/ by webpack), imported in one click; skippable; "Import the sample again"
+ * First run: offers the bundled sample (two protocols drawn from a documented model with a CPU line,
+ * background work and a visible knee, tests/analysis/fixtures/lab-sample, copied to dist/samples/ by
+ * webpack), imported in one click; skippable; "Import the sample again"
  * brings it back. The "seen" flag is kept in partitioned localStorage (Office.context.partitionKey).
  */
 import { byId } from "./dom";
 import { storageKey } from "./host";
 import type { ImportSection } from "./import-section";
 
-export const SAMPLE_FILES = ["iogen-2x2-subintervals.csv", "iogen-2x2-summary.csv"];
+export const SAMPLE_FILES = ["lab-sample-subintervals.csv", "lab-sample-summary.csv"];
 const SEEN = "caplab.firstRunSeen";
 
 function seen(): boolean {

@@ -5,7 +5,7 @@
  * plan builder; writing goes through src/excel/render-plan.ts.
  */
 import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../analysis/lab-plan";
-import { STEP_METRICS } from "../analysis/lab-data";
+import { RESULT_METRICS } from "../analysis/lab-data";
 import type { WorkbookPlan } from "../analysis/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
 import { activateSheet } from "../excel/activate-sheet";
@@ -104,7 +104,7 @@ export class ImportSection {
     this.clearButton.addEventListener("click", () => this.clear());
     this.maxRows.max = String(EXCEL_MAX_TABLE_ROWS);
     this.maxRows.value = String(PANE_DEFAULT_SUBINTERVAL_ROWS);
-    this.fillResponses([]);
+    this.fillResponses();
   }
 
   /**
@@ -219,9 +219,10 @@ export class ImportSection {
     return `${ok} file${ok === 1 ? "" : "s"} ready${bad > 0 ? `, ${bad} with errors` : ""}.`;
   }
 
-  private fillResponses(labels: string[]): void {
+  /** The response choices: results only (the factors and labels are what a fit explains it by). */
+  private fillResponses(): void {
     const current = this.response.value || DEFAULT_RESPONSE;
-    const names = [DEFAULT_RESPONSE, ...STEP_METRICS.filter((m) => m !== DEFAULT_RESPONSE), ...labels];
+    const names = [DEFAULT_RESPONSE, ...RESULT_METRICS.filter((m) => m !== DEFAULT_RESPONSE)];
     const unique = Array.from(new Set(names));
     if (unique.join() === Array.from(this.response.options, (o) => o.value).join()) return;
     this.response.replaceChildren(
@@ -263,7 +264,7 @@ export class ImportSection {
 
   private update(): void {
     this.renderList();
-    this.fillResponses(Array.from(new Set(this.entries.flatMap((e) => e.preview?.labels ?? []))));
+    this.fillResponses();
     const ready = this.entries.length > 0 && this.entries.every((e) => e.preview && e.preview.errors.length === 0);
     const idle = this.busy === "idle";
     this.importButton.disabled = !idle || !ready || this.hostProblem !== null;

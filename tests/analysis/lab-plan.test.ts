@@ -56,7 +56,8 @@ function summaryColumn(name: string): number[] {
 }
 
 describe("buildLabPlan on a 2×2 iogen run", () => {
-  const plan = buildLabPlan(iogen());
+  // The fit's response: the CPU (the default is the mean response time).
+  const plan = buildLabPlan(iogen(), { response: "cpu_busy_pct" });
 
   it("has the documented sheets, in order", () => {
     expect(plan.sheets.map((s) => s.name)).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals"]);
@@ -128,7 +129,7 @@ describe("buildLabPlan on a 2×2 iogen run", () => {
 
   it("M/M/c with c = queue depth and S = service avg, next to the measured response", () => {
     const model = table(plan, "Model");
-    expect(column(model, "M/M/c c")).toEqual(Array(8).fill(16));
+    expect(column(model, "slot M/M/c c (queue depth)")).toEqual(Array(8).fill(16));
     const pred = column(model, "M/M/c R ms").map(value) as number[];
     const s = summaryColumn("service_ms_avg");
     pred.forEach((p, i) => {
@@ -139,8 +140,14 @@ describe("buildLabPlan on a 2×2 iogen run", () => {
 
   it("has the three chart kinds", () => {
     const ids = plan.sheets.flatMap((s) => s.charts.map((c) => c.id));
-    expect(ids).toEqual(["response-vs-throughput", "cpu-vs-iops", "iops-time-series", "latency-time-series"]);
-    const cpu = sheet(plan, "Model").charts[1];
+    expect(ids).toEqual([
+      "response-vs-throughput",
+      "p99-vs-throughput",
+      "cpu-vs-iops",
+      "iops-time-series",
+      "latency-time-series",
+    ]);
+    const cpu = sheet(plan, "Model").charts[2];
     expect(cpu.series.map((s) => s.name)).toEqual(["steps", "fitted line"]);
     const ts = sheet(plan, "Subintervals").charts[0];
     expect(ts.series).toHaveLength(8);
@@ -190,7 +197,7 @@ describe("buildLabPlan on real fio output", () => {
   });
 
   it("fits a real 2×2 fio run (bs × iodepth) on the tool CPU, saying so", () => {
-    const plan = buildLabPlan([fio("fio-doe-2x2")]);
+    const plan = buildLabPlan([fio("fio-doe-2x2")], { response: "cpu_busy_pct" });
     const fit = table(plan, "Fit_response");
     expect(table(plan, "FitData_response").columns.map((c) => c.header)).toContain("tool_cpu_pct");
     expect(column(fit, "Term").slice(0, 4)).toEqual([

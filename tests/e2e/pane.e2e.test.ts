@@ -89,7 +89,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(preview[0]).toMatch(/subintervals\.csv.*iogen subinterval CSV · 60 rows · 4 steps · 60 subintervals/);
       expect(preview[1]).toMatch(/summary\.csv.*iogen summary CSV/);
       expect(preview[2]).toMatch(/input\.json.*fio JSON/);
-      expect(await page.inputValue("#response")).toBe("cpu_busy_pct");
+      expect(await page.inputValue("#response")).toBe("response_ms_avg");
       expect(await isEnabled(page, "#import")).toBe(true);
 
       await page.click("#import");

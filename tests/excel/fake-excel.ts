@@ -30,6 +30,8 @@ export interface FakeChart {
   title: string;
   xTitle: string;
   yTitle: string;
+  /** The x axis' logBase when set (a log scale). */
+  xLogBase?: number;
   position: string[];
   series: {
     name: string;
@@ -1336,7 +1338,10 @@ function rangeColumn(ctx: Context, range: RangeProxy): (number | string | boolea
 class ChartProxy {
   private readonly model: FakeChart;
   readonly title: { text: string };
-  readonly axes: { categoryAxis: { title: { text: string } }; valueAxis: { title: { text: string } } };
+  readonly axes: {
+    categoryAxis: { title: { text: string }; logBase: number };
+    valueAxis: { title: { text: string } };
+  };
   readonly series: { getItemAt: (i: number) => SeriesProxy; add: (name: string) => SeriesProxy };
   constructor(ctx: Context, ws: WorksheetProxy, type: string, range: RangeProxy, seriesBy: string) {
     const model: FakeChart = { type, seriesBy, title: "", xTitle: "", yTitle: "", position: [], series: [] };
@@ -1377,7 +1382,16 @@ class ChartProxy {
     });
     this.title = text((t) => (model.title = t));
     this.axes = {
-      categoryAxis: { title: text((t) => (model.xTitle = t)) },
+      categoryAxis: {
+        title: text((t) => (model.xTitle = t)),
+        // ChartAxis.logBase (ExcelApi 1.7): the x axis' log scale, recorded on the model.
+        set logBase(b: number) {
+          ctx.push({ logBase: b }, () => (model.xLogBase = b));
+        },
+        get logBase(): number {
+          return model.xLogBase ?? 0;
+        },
+      },
       valueAxis: { title: text((t) => (model.yTitle = t)) },
     };
     let count = 1;

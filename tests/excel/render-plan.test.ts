@@ -283,7 +283,8 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const host = install();
     const plan = buildLabPlan(
       ["subintervals.csv", "summary.csv"].map((f) => {
-        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        // The two-protocol sample of a known model: fitted response curves and CPU lines to draw.
+        const p = path.join(__dirname, "../analysis/fixtures/lab-sample", f);
         return readLabText(fs.readFileSync(p, "utf8"), p);
       }),
     );
@@ -301,17 +302,19 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const planned = model.charts.find((c) => c.id === "response-vs-throughput")!;
     expect(rt.series.map((x) => x.name)).toEqual(planned.series.map((x) => x.name));
     expect([rt.series[0].xRef, rt.series[0].yRef]).toEqual([column("x"), column("r")]);
-    expect([rt.series[1].xRef, rt.series[1].yRef]).toEqual([column("x"), column("pred")]);
     // The drawn points are the plan's (the cells hold what the plan computed; the plan lists them by x).
     const pairs = (xs: unknown[], ys: unknown[]): string[] => xs.map((x, k) => `${x},${ys[k]}`).sort();
     expect(pairs(rt.series[0].x, rt.series[0].y)).toEqual(pairs(planned.series[0].x, planned.series[0].y));
-    expect(pairs(rt.series[1].x, rt.series[1].y)).toEqual(pairs(planned.series[1].x, planned.series[1].y));
-    // The M/M/c curve is not in a table: a copy beside the tables, right of the used columns.
-    const curve = rt.series[2];
+    // The fitted curve is not in a table: a copy beside the tables, right of the used columns.
+    const curve = rt.series[1];
+    expect(curve.name).toMatch(/^fitted S\/\(1 − X\/X_max\)/);
     const letters = /^Model!([A-Z]+)2:/.exec(curve.xRef ?? "")![1];
     const curveCol = [...letters].reduce((a, ch) => a * 26 + ch.charCodeAt(0) - 64, 0) - 1;
     expect(curveCol).toBeGreaterThan(at.col + table.columns.length);
-    expect(curve.x).toEqual(planned.series[2].x);
+    expect(curve.x).toEqual(planned.series[1].x);
+    // Steps from 1,000 to ~40,000 IOPS span decades: a log x axis, in the plan and in Excel.
+    expect(planned.xLog).toBe(true);
+    expect(rt.xLogBase).toBe(10);
     const cpu = charts.find((c) => c.title === "CPU vs IOPS")!;
     expect([cpu.series[0].xRef, cpu.series[0].yRef]).toEqual([column("x"), column("busy")]);
   });
