@@ -219,7 +219,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
           warnings: Array.from(document.querySelectorAll("#import-status .import-warning"), (e) => e.textContent),
         };
       });
-      expect(got.sheets).toEqual(["Summary", "Steps", "Model", "Fit", "Subintervals", "Categories"]);
+      expect(got.sheets).toEqual(["Summary", "Steps", "Model", "What-if", "Fit", "Subintervals", "Categories"]);
       const rows = new Map(got.tables as [string, number][]);
       // Steps and Categories from every row (8 steps; their read rows), Subintervals cut at 12,345.
       expect(rows.get("Steps")).toBe(8);
@@ -270,7 +270,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       await page.fill("#max-rows", "40000");
       await pressImport(page, /^Import cancelled/);
       expect(await page.textContent("#import-status")).toBe(
-        "Import cancelled; sheets already written: Summary, Steps, Model, Fit",
+        "Import cancelled; sheets already written: Summary, Steps, Model, What-if, Fit",
       );
       const wb = await page.evaluate(() => {
         const book = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
