@@ -19,6 +19,8 @@ import { renderXlsx } from "../src/report/xlsx";
 const ROOT = path.join(__dirname, "..");
 /** The forecast's start date, fixed so the shots do not change with the day they are made. */
 const TODAY = new Date(Date.UTC(2026, 10, 25));
+/** OOXML paper size 8 (A3), which ExcelJS's PaperSize enum does not name. */
+const A3 = 8 as ExcelJS.PaperSize;
 
 const SHOTS = [
   { fixture: "lab-sample", sheet: "Model", scale: 55, crop: [1440, 390], out: "lab-model-cpufit.png" },
@@ -38,9 +40,9 @@ async function main(): Promise<void> {
       );
       plan.sheets = plan.sheets.filter((s) => s.name === shot.sheet);
       const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(await renderXlsx(plan));
+      await wb.xlsx.load((await renderXlsx(plan)) as unknown as ArrayBuffer);
       const ws = wb.worksheets[0];
-      ws.pageSetup = { ...ws.pageSetup, orientation: "landscape", fitToPage: false, scale: shot.scale, paperSize: 8 };
+      ws.pageSetup = { ...ws.pageSetup, orientation: "landscape", fitToPage: false, scale: shot.scale, paperSize: A3 };
       const base = path.join(tmp, shot.out.replace(/\.png$/, ""));
       await wb.xlsx.writeFile(`${base}.xlsx`);
       execFileSync("soffice", ["--headless", "--convert-to", "pdf", "--outdir", tmp, `${base}.xlsx`], {
