@@ -133,7 +133,10 @@ describe("ribbon, Insert and focus in headless Chromium with an in-memory Excel"
       await page.click("#sample-import");
       await waitForText(page, "import-status", /^Imported:/, 120_000);
       await page.waitForFunction(() => document.activeElement?.id === "goto-summary");
-      expect(await page.isVisible("#import-fit-note")).toBe(false); // the 2×2 sample has a Fit sheet
+      // The model sample varies the protocol (two levels) and the load (six): no two-level design, no Fit sheet.
+      expect(await page.textContent("#import-fit-note")).toMatch(
+        /^No Fit sheet: the steps do not vary two or more factors/,
+      );
       await page.keyboard.press("Enter");
       await waitForText(page, "import-status", /^Summary is the active sheet\./);
       expect(
