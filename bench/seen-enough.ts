@@ -246,17 +246,43 @@ function cvmFlat(x: readonly number[], d: number): boolean {
   return ss / (L * L * s0) < 0.461;
 }
 
+/** The rule without its look back (steps 1–4 only), as the candidates below were first compared. */
+const NO_LOOK_BACK: SteadyStateTuning = { ...STEADY_STATE_TUNING, recheckFraction: 0 };
+
+/** A rule that also needs a pass at n − j·⌈n/10⌉ for j = 1 … points (where that is ≥ the rule's first). */
+function lookBack(label: string, base: Rule, points: number): Rule {
+  return {
+    label,
+    first: base.first,
+    decide(x, accuracy) {
+      const mean = base.decide(x, accuracy);
+      if (mean === undefined) return undefined;
+      const k = Math.ceil(x.length / 10);
+      for (let j = 1; j <= points; j++) {
+        const n = x.length - j * k;
+        if (n < base.first) break;
+        if (base.decide(x.slice(0, n), accuracy) === undefined) return undefined;
+      }
+      return mean;
+    },
+  };
+}
+
 const CANDIDATES: Rule[] = [
-  variantRule("MSER-5 only (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }, () => true),
-  variantRule("MSER-5 + Heidelberger–Welch (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }, cvmFlat),
+  variantRule("MSER-5 only (W 90)", { ...NO_LOOK_BACK, driftWeight: 0 }, () => true),
+  variantRule("MSER-5 + Heidelberger–Welch (W 90)", { ...NO_LOOK_BACK, driftWeight: 0 }, cvmFlat),
   variantRule(
     "MSER-5 + Schruben–Singh–Tierney, abs(T) ≤ 1.5 (W 90)",
-    { ...STEADY_STATE_TUNING, driftWeight: 0 },
+    { ...NO_LOOK_BACK, driftWeight: 0 },
     sstFlat(1.5),
   ),
-  detectRule("MSER-5 + slope, abs(t) ≤ 1.5 (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 0 }),
-  detectRule("MSER-5 + slope + drift allowance 1× (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 1 }),
-  detectRule("default: MSER-5 + slope + drift allowance 2× (W 90)", { ...STEADY_STATE_TUNING }),
+  detectRule("MSER-5 + slope, abs(t) ≤ 1.5 (W 90)", { ...NO_LOOK_BACK, driftWeight: 0 }),
+  detectRule("MSER-5 + slope + drift allowance 1× (W 90)", { ...NO_LOOK_BACK, driftWeight: 1 }),
+  detectRule("MSER-5 + slope + drift allowance 2× (W 90)", NO_LOOK_BACK),
+  detectRule("MSER-5 + slope + drift allowance 3× (W 90)", { ...NO_LOOK_BACK, driftWeight: 3 }),
+  detectRule("default: MSER-5 + slope + drift allowance 2× + look back 1/10 (W 90)", { ...STEADY_STATE_TUNING }),
+  lookBack("drift allowance 2× + look back 1/10 at two points (W 90)", detectRule("steps 1–4", NO_LOOK_BACK), 2),
+  detectRule("drift allowance 3× + look back 1/10 (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 3 }),
   detectRule("default with W 60", { ...STEADY_STATE_TUNING, minWindow: 60 }),
   detectRule("default with W 120", { ...STEADY_STATE_TUNING, minWindow: 120 }),
 ];

@@ -97,6 +97,10 @@ pub const MSER_BATCH: usize = 5;
 pub const STEADY_TREND_T_LIMIT: f64 = 1.5;
 /// Weight of the drift allowance 2·|m − m₂|/|m| added to h.
 pub const STEADY_DRIFT_WEIGHT: f64 = 2.0;
+/// Look back of `Detect`: a pass at n samples also needs a pass (without the look back) on the first
+/// n − ⌈n·f⌉ samples when those are at least the shortest window. The rule is asked after every
+/// subinterval, so without it the first subinterval in which noise hides a drift would end the step.
+pub const STEADY_RECHECK_FRACTION: f64 = 0.1;
 
 /// The rule when only `ACCURACY@CONFIDENCE` is given (window, method, transient check), and the
 /// reference the step summary reports when the rule is off.
@@ -388,8 +392,27 @@ pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
     }
 }
 
-/// The `Detect` rule on checked, scaled samples.
+/// The `Detect` rule on checked, scaled samples: steps 1–4, then the look back.
 fn steady_state_rule(
+    x: &[f64],
+    accuracy: f64,
+    confidence: f64,
+    min_samples: usize,
+    method: SeenEnoughMethod,
+) -> Result<SeenEnough, SeenEnoughError> {
+    let answer = steady_state_steps(x, accuracy, confidence, min_samples, method)?;
+    let n = x.len();
+    let earlier = n - (n as f64 * STEADY_RECHECK_FRACTION).ceil() as usize;
+    if !answer.seen_enough || earlier < STEADY_MIN_WINDOW.max(min_samples).max(3) {
+        return Ok(answer);
+    }
+    let before = steady_state_steps(&x[..earlier], accuracy, confidence, min_samples, method)?;
+    // Not yet: the answer stays the window judged at n, reported as not seen enough.
+    Ok(SeenEnough { seen_enough: before.seen_enough, ..answer })
+}
+
+/// Steps 1–4 of the `Detect` rule (the look back is `steady_state_rule`'s).
+fn steady_state_steps(
     x: &[f64],
     accuracy: f64,
     confidence: f64,
@@ -557,6 +580,7 @@ mod tests {
         assert_eq!(doc["steady_min_window"].as_u64(), Some(STEADY_MIN_WINDOW as u64));
         assert_eq!(doc["trend_t_limit"].as_f64(), Some(STEADY_TREND_T_LIMIT));
         assert_eq!(doc["drift_weight"].as_f64(), Some(STEADY_DRIFT_WEIGHT));
+        assert_eq!(doc["recheck_fraction"].as_f64(), Some(STEADY_RECHECK_FRACTION));
     }
 
     /// Every case of the vectors shared with the Jest suite.

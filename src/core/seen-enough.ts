@@ -347,6 +347,15 @@ export const TREND_T_LIMIT = 1.5;
  */
 export const DRIFT_WEIGHT = 2;
 
+/**
+ * The look back of the "detect" rule: a stop at n samples also needs the rule (without this look
+ * back) to pass on the first n − ⌈n·f⌉ samples, when those are at least the shortest window. The rule
+ * is asked after every new sample, so without it the first sample at which noise happens to hide a
+ * drift ends the run; a passing verdict that still held a tenth of the run earlier is much less often
+ * such a moment (docs/seen-enough.md, "Why this variant").
+ */
+export const RECHECK_FRACTION = 0.1;
+
 /** The tuning of the "detect" rule; the bench varies it, the worksheet function uses the constants. */
 export interface SteadyStateTuning {
   /** Shortest steady-state window (samples). */
@@ -355,12 +364,15 @@ export interface SteadyStateTuning {
   trendLimit: number;
   /** Weight β of the drift allowance β·|m − m₂|/|m| added to h (m₂ the mean of the window's second half). */
   driftWeight: number;
+  /** Look back f: a stop at n also needs a pass at n − ⌈n·f⌉ (when ≥ the shortest window); 0: none. */
+  recheckFraction: number;
 }
 
 export const STEADY_STATE_TUNING: Readonly<SteadyStateTuning> = Object.freeze({
   minWindow: STEADY_MIN_WINDOW,
   trendLimit: TREND_T_LIMIT,
   driftWeight: DRIFT_WEIGHT,
+  recheckFraction: RECHECK_FRACTION,
 });
 
 /**
@@ -492,9 +504,10 @@ export interface SteadyStateVerdict extends SeenEnoughResult {
 export function steadyStateRule(
   x: readonly number[],
   scale: number,
-  { accuracy, confidence, minSamples, method }: Required<SeenEnoughOptions>,
+  opts: Required<SeenEnoughOptions>,
   tuning: Readonly<SteadyStateTuning> = STEADY_STATE_TUNING,
 ): SteadyStateVerdict {
+  const { accuracy, confidence, minSamples, method } = opts;
   const n = x.length;
   const minWindow = Math.max(tuning.minWindow, minSamples, 3);
   const verdict = (seen: boolean, d: number, trend: number): SteadyStateVerdict => {
@@ -526,7 +539,16 @@ export function steadyStateRule(
   // "Run longer" (White 1997): a truncation point in the second half means no stationary tail yet.
   if (2 * d > n || n - d < minWindow) return verdict(false, d, NaN);
   const trend = trendT(x, d, n, method);
-  return verdict(Math.abs(trend) <= tuning.trendLimit, d, trend);
+  const v = verdict(Math.abs(trend) <= tuning.trendLimit, d, trend);
+  if (!v.seenEnough || tuning.recheckFraction <= 0) return v;
+  const earlier = n - Math.ceil(n * tuning.recheckFraction);
+  if (earlier < minWindow) return v;
+  const before = steadyStateRule(x.slice(0, earlier), scale, opts, {
+    ...tuning,
+    recheckFraction: 0,
+  });
+  // Not yet: the answer stays the window judged at n, reported as not seen enough.
+  return before.seenEnough ? v : { ...v, seenEnough: false };
 }
 
 /**
@@ -544,7 +566,9 @@ export function steadyStateRule(
  * 4. Precision with a drift allowance: h + 2·|m − m₂|/|m| ≤ accuracy, h the retained window's relative
  *    half-width (below; ρ̂ from the retained window), m its mean, m₂ the mean of its last ⌊L/2⌋ samples
  *    (for a linear drift, 2·|m − m₂| is how far m lags the latest level).
- * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3 and 4 hold.
+ * 5. Look back: when 1–4 pass at n and n′ = n − ⌈n/10⌉ ≥ W, 1–4 must also pass on the first n′ samples
+ *    ({@link RECHECK_FRACTION}); otherwise FALSE with the window of step 4.
+ * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3, 4 and 5 hold.
  *
  * With `transient: "off"`: candidate windows all end at the last sample, tried shortest first, with
  * lengths L = Lmin … n, where Lmin = max(2, minSamples) for "iid" and "ivy" and max(30, minSamples)

@@ -11,6 +11,7 @@ import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import {
   SEEN_ENOUGH_DEFAULTS,
   STEADY_STATE_TUNING,
+  steadyStateRule,
   seenEnough,
   ar1Inflation,
   ar1Rho,
@@ -56,6 +57,7 @@ describe("defaults", () => {
       steady_min_window: number;
       trend_t_limit: number;
       drift_weight: number;
+      recheck_fraction: number;
     };
     expect(SEEN_ENOUGH_DEFAULTS).toEqual({
       accuracy: file.accuracy,
@@ -68,6 +70,7 @@ describe("defaults", () => {
       minWindow: file.steady_min_window,
       trendLimit: file.trend_t_limit,
       driftWeight: file.drift_weight,
+      recheckFraction: file.recheck_fraction,
     });
   });
 
@@ -403,7 +406,7 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
   });
 
   it("values of 1e-200 and 1e300 are judged like values near 1 (scaled by a power of two, exactly)", () => {
-    const x = warmup(2, 160, 1, (i) => 0.3 * Math.exp(-i / 15));
+    const x = warmup(2, 220, 1, (i) => 0.3 * Math.exp(-i / 15));
     const base = seenEnough(x);
     expect(base.seenEnough).toBe(true);
     for (const k of [1e-200, 1e300, 2 ** -900, 2 ** 1000]) {
@@ -423,6 +426,29 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
     expect(neg.achieved).toBeCloseTo(pos.achieved, 12);
     expect(pos.seenEnough).toBe(true);
     expect(pos.from).toBe(31); // the 30-sample level is dropped as warm-up
+  });
+
+  it("a pass that did not hold a tenth of the run earlier is not yet a stop (the look back)", () => {
+    // A drift of +8 % falling to the level over 150 samples, noise 8 %: at 106 samples the noise hides
+    // the drift and steps 1–4 alone would stop 7 % above the level at ±2 %; at 106 − 11 they did not pass.
+    const x = warmup(9, 300, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
+    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
+    const at106 = x.slice(0, 106);
+    const noLookBack = steadyStateRule(at106, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
+    expect(noLookBack.seenEnough).toBe(true);
+    expect(Math.abs(noLookBack.mean / 1000 - 1)).toBeGreaterThan(0.05);
+    expect(steadyStateRule(x.slice(0, 95), 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 }).seenEnough).toBe(
+      false,
+    );
+    const r = seenEnough(at106, { accuracy: 0.02 });
+    expect(r).toMatchObject({ seenEnough: false, from: noLookBack.from, samples: noLookBack.samples });
+    expect(r.mean).toBe(noLookBack.mean);
+    // Below 100 samples the look back would reach under the 90-sample window, so it is not asked.
+    for (let n = 90; n < 100; n++) {
+      const s = x.slice(0, n);
+      const plain = steadyStateRule(s, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
+      expect(seenEnough(s, { accuracy: 0.02 }).seenEnough).toBe(plain.seenEnough);
+    }
   });
 
   it("a warm-up the precision-only rule stops inside is dropped: the mean is the steady level", () => {

@@ -3,7 +3,9 @@
 
 Both variants of docs/functions/SEEN_ENOUGH.md: transient "off" (the precision rule below) and
 "detect" (the default: MSER-5 truncation, a minimum steady-state window of max(90, min_samples), the
-least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the retained window). The detect
+least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the retained window; a pass at n
+also needs a pass, by the same steps, on the first n - ceil(n/10) samples when that is at least the
+minimum window). The detect
 part uses numpy for the batch means and regression and recomputes every candidate truncation from
 scratch (no running sums), unlike both implementations under test.
 
@@ -35,6 +37,7 @@ STEADY_MIN_WINDOW = 90
 MSER_BATCH = 5
 TREND_T_LIMIT = 1.5
 DRIFT_WEIGHT = 2.0
+RECHECK_FRACTION = 0.1
 
 
 class Invalid(Exception):
@@ -124,6 +127,18 @@ def trend_t(y, method):
 
 def detect_rule(samples, accuracy, confidence, min_samples, method):
     y, scale = scaled(samples)
+    answer = detect_steps(y, scale, accuracy, confidence, min_samples, method)
+    n = len(y)
+    earlier = n - math.ceil(n * RECHECK_FRACTION)
+    if answer["seen_enough"] and earlier >= max(STEADY_MIN_WINDOW, min_samples):
+        before = detect_steps(y[:earlier], scale, accuracy, confidence, min_samples, method)
+        if not before["seen_enough"]:
+            answer = dict(answer, seen_enough=False)
+    return answer
+
+
+def detect_steps(y, scale, accuracy, confidence, min_samples, method):
+    """Steps 1-4 of the detect rule on scaled samples y (the look back is detect_rule's)."""
     n = len(y)
     window_min = max(STEADY_MIN_WINDOW, min_samples)
 
