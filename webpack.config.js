@@ -147,13 +147,13 @@ module.exports = async (env, options) => {
   };
 
   if (env && env.WEBPACK_SERVE) {
-    // Only `webpack serve` needs the trusted localhost certificate; build and test never do.
-    const devCerts = require("office-addin-dev-certs");
+    // Only `webpack serve` needs the localhost certificate; build and test never do.
+    const { devServerHttpsOptions } = require("./scripts/dev-certs");
     config.devServer = {
       // Everything is served from the in-memory build; no stale files from an earlier `npm run build`.
       static: false,
       headers: { "Access-Control-Allow-Origin": "*" },
-      server: { type: "https", options: await devCerts.getHttpsServerOptions() },
+      server: { type: "https", options: await devServerHttpsOptions() },
       port: Number(process.env.npm_package_config_dev_server_port) || 3000,
     };
   }
