@@ -21,6 +21,17 @@ if (command !== "start" && command !== "stop") {
   process.exit(2);
 }
 
+// Excel desktop exists only on Windows and macOS; elsewhere the tool would fail deep inside its own
+// install or sideload step, so say what to do instead, before fetching anything.
+if (process.platform !== "win32" && process.platform !== "darwin") {
+  process.stderr.write(
+    `npm ${command}: Excel desktop runs only on Windows and macOS, so there is nothing to sideload into on ${process.platform}.\n` +
+      "Use Excel on the web instead: `npm run dev-server`, then upload manifest.xml in a workbook on the web " +
+      '(README.md, "In Excel on the web").\n',
+  );
+  process.exit(1);
+}
+
 const local = join(
   root,
   "node_modules",
@@ -33,10 +44,7 @@ if (existsSync(local)) {
 } else {
   process.stderr.write(
     `npm ${command}: using ${PACKAGE} through npx (not installed with the project; the first run downloads it).\n` +
-      "It sideloads into Excel desktop on Windows or macOS; for Excel on the web use `npm run dev-server` and upload manifest.xml.\n" +
-      (process.platform === "linux"
-        ? "On Linux its keytar module compiles from source and needs libsecret-1-dev.\n"
-        : ""),
+      "It sideloads into Excel desktop; for Excel on the web use `npm run dev-server` and upload manifest.xml.\n",
   );
   run = [process.platform === "win32" ? "npx.cmd" : "npx", ["--yes", PACKAGE, command, "manifest.xml"]];
 }
@@ -46,10 +54,10 @@ if (result.error) {
   process.exit(1);
 }
 if (result.status !== 0 && !existsSync(local)) {
-  // npx prints nothing when an install script fails (keytar without libsecret on Linux).
+  // npx prints nothing when an install script fails (its native keytar module may not compile).
   process.stderr.write(
     `npm ${command}: ${PACKAGE} failed (exit ${result.status ?? result.signal}). If it could not be installed, ` +
-      `\`npx --yes --loglevel=verbose ${PACKAGE} --help\` shows why; on Linux install libsecret-1-dev first.\n`,
+      `\`npx --yes --loglevel=verbose ${PACKAGE} --help\` shows why.\n`,
   );
 }
 process.exit(result.status ?? 1);

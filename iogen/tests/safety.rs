@@ -250,6 +250,18 @@ fn try_cmd(args: &[&str]) -> Result<String, String> {
     }
 }
 
+/// A check this machine cannot make (no root, no loop device, ...): said on stderr, and appended to
+/// the file named by IOGEN_SKIP_LOG, from which `npm test` counts and lists the skips (cargo hides
+/// a passing test's stderr, so a skip would otherwise pass unseen).
+fn skipped(what: &str, why: &str) {
+    eprintln!("SKIPPED {what}: {why}");
+    if let Some(log) = std::env::var_os("IOGEN_SKIP_LOG") {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new().create(true).append(true).open(log).expect("IOGEN_SKIP_LOG");
+        writeln!(f, "{what}: {}", why.replace('\n', " ")).expect("IOGEN_SKIP_LOG");
+    }
+}
+
 #[test]
 fn a_full_file_system_leaves_whole_lines_and_says_so() {
     let dir = tempfile::tempdir().unwrap();
@@ -257,7 +269,10 @@ fn a_full_file_system_leaves_whole_lines_and_says_so() {
     std::fs::create_dir(&mnt).unwrap();
     let m = mnt.to_str().unwrap();
     if let Err(e) = try_cmd(&["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", m]) {
-        eprintln!("SKIPPED a_full_file_system_leaves_whole_lines_and_says_so: cannot mount a 64 KiB tmpfs ({e}); the cut-back logic is tested with an injected writer in src/output/file.rs");
+        skipped(
+            "a_full_file_system_leaves_whole_lines_and_says_so",
+            &format!("cannot mount a 64 KiB tmpfs ({e}); the cut-back logic is tested with an injected writer in src/output/file.rs"),
+        );
         return;
     }
     let _undo = Undo(vec!["umount"], mnt.clone());
@@ -293,7 +308,7 @@ fn block_devices_in_use_are_refused_even_with_allow_overwrite() {
     let dev = match try_cmd(&["losetup", "--find", "--show", img.to_str().unwrap()]) {
         Ok(d) => PathBuf::from(d),
         Err(e) => {
-            eprintln!("SKIPPED block_devices_in_use_are_refused_even_with_allow_overwrite: no loop device ({e})");
+            skipped("block_devices_in_use_are_refused_even_with_allow_overwrite", &format!("no loop device ({e})"));
             return;
         }
     };
@@ -322,7 +337,10 @@ fn block_devices_in_use_are_refused_even_with_allow_overwrite() {
         drop(holder.stdin.take());
         holder.wait().unwrap();
     } else {
-        eprintln!("SKIPPED the exclusive-holder case: python3 not found");
+        skipped(
+            "block_devices_in_use_are_refused_even_with_allow_overwrite, the exclusive-holder case",
+            "python3 not found",
+        );
     }
     assert_eq!(std::fs::read(&img).unwrap(), vec![0x11u8; 8 << 20], "the device was written");
     // Free and allowed: written (so the refusals above were not a broken device). Two writing
@@ -336,7 +354,10 @@ fn block_devices_in_use_are_refused_even_with_allow_overwrite() {
     let out = c.output().unwrap();
     let err = String::from_utf8_lossy(&out.stderr);
     if err.contains("io_uring unavailable") {
-        eprintln!("io_uring not available here; the multi-step case ran no io_uring step: {err}");
+        skipped(
+            "block_devices_in_use_are_refused_even_with_allow_overwrite, the io_uring steps",
+            &format!("io_uring not available here ({})", err.trim()),
+        );
     } else {
         assert!(out.status.success(), "{err}");
         assert!(err.contains("step 3 of 3"), "{err}");
@@ -350,7 +371,7 @@ fn a_device_mounted_in_another_mount_namespace_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let img = dir.path().join("fs.img");
     std::fs::write(&img, vec![0u8; 8 << 20]).unwrap();
-    let skip = |why: String| eprintln!("SKIPPED a_device_mounted_in_another_mount_namespace_is_refused: {why}");
+    let skip = |why: String| skipped("a_device_mounted_in_another_mount_namespace_is_refused", &why);
     if let Err(e) = try_cmd(&["mkfs.ext4", "-q", img.to_str().unwrap()]) {
         return skip(format!("mkfs.ext4 failed ({e})"));
     }

@@ -13,10 +13,11 @@ import { cellResult, CellValue, SheetPlan, WorkbookPlan } from "../../src/analys
 import { renderXlsx } from "../../src/report/xlsx";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 import { syntheticLab, TWO_PROTOCOLS } from "./fixtures/lab-model";
+import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
-const ON_CI = process.env.CI === "true";
-const describeLo = SOFFICE || ON_CI ? describe : describe.skip;
+const describeLo = (name: string, fn: () => void): void =>
+  describeUnless(SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui", name, fn);
 
 const TODAY = new Date(Date.UTC(2026, 10, 25));
 

@@ -24,14 +24,13 @@ import { renderXlsx } from "../../src/report/xlsx";
 import { npv } from "../../src/core/npv";
 import { parseA1 } from "./sheet-eval";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "./libreoffice";
+import { describeUnless } from "../helpers/skip";
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 const FILES = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".json"));
 const SOFFICE = findSoffice();
-const ON_CI = process.env.CI === "true";
-const describeLo = SOFFICE || ON_CI ? describe : describe.skip;
-if (!SOFFICE && !ON_CI)
-  console.warn("case-libreoffice: soffice not installed; skipped (CI installs libreoffice-calc-nogui)");
+const describeLo = (name: string, fn: () => void): void =>
+  describeUnless(SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui", name, fn);
 
 /** Every number the sheet plan shows, by 0-based sheet position. */
 function plannedNumbers(plan: WorkbookPlan): Map<string, number> {

@@ -32,12 +32,11 @@ import { renderXlsx } from "../../src/report/xlsx";
 import { erlangC } from "../../src/core/erlang";
 import { parseA1 } from "./sheet-eval";
 import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
-const ON_CI = process.env.CI === "true";
-const describeLo = SOFFICE || ON_CI ? describe : describe.skip;
-if (!SOFFICE && !ON_CI)
-  console.warn("case-recalc: soffice not installed; skipped (CI installs libreoffice-calc-nogui)");
+const describeLo = (name: string, fn: () => void): void =>
+  describeUnless(SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui", name, fn);
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 
 /** Words for names and labels: the sheet's row titles and headers, their stems, and each other. */

@@ -29,6 +29,7 @@ import { cellResult, CellValue, SheetPlan, tableRow } from "../../src/analysis/p
 import { planCells } from "../case/sheet-eval";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 import type { FakeCell, FakeWorkbook } from "../excel/fake-excel";
+import { noteSkipped, skipsHere } from "../helpers/skip";
 
 const FILES = [
   "tests/analysis/fixtures/iogen-real/subintervals.csv",
@@ -39,8 +40,8 @@ const SHOTS = path.join(ROOT, "docs/screenshots");
 /** The two-protocol sample of a known model (tests/analysis/fixtures/generate-lab-sample.ts). */
 const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/lab-sample", f));
 const SOFFICE = findSoffice();
-if (!SOFFICE && process.env.CI !== "true")
-  console.warn("sharing e2e: soffice not installed; the LibreOffice check of the exported file is skipped");
+const NO_SOFFICE = SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui";
+if (skipsHere(NO_SOFFICE)) noteSkipped("sharing e2e: LibreOffice's recalculation of the exported file", NO_SOFFICE);
 jest.setTimeout(240_000);
 
 interface SheetData {
@@ -271,7 +272,7 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
 
       // Another program opens it: LibreOffice Calc recalculates it (values as in the workbook, the
       // conclusion line built again by its live formula) and reads its charts (it saves them again).
-      if (SOFFICE || process.env.CI === "true") {
+      if (!skipsHere(NO_SOFFICE)) {
         if (!SOFFICE)
           throw new Error("soffice (LibreOffice) is not installed: .ci/run installs libreoffice-calc-nogui");
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-shared-lo-"));

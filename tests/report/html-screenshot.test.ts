@@ -17,12 +17,13 @@ import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { readLabText } from "../../src/import/detect";
 import { renderHtml } from "../../src/report/html";
 import { fixturePlan, HOSTILE_SCRIPT } from "./html-fixture";
+import { describeUnless } from "../helpers/skip";
 
 const CHROMIUM = "/usr/bin/chromium";
 const OUT_DIR = resolve(__dirname, "../../.tmp/html-report");
-const skip = process.env.CAPLAB_SKIP_BROWSER === "1";
+const whyNot = process.env.CAPLAB_SKIP_BROWSER === "1" ? "CAPLAB_SKIP_BROWSER=1" : null;
 
-(skip ? describe.skip : describe)("HTML report in headless Chromium", () => {
+describeUnless(whyNot, "HTML report in headless Chromium", () => {
   let browser: Browser;
 
   beforeAll(async () => {
