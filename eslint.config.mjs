@@ -47,10 +47,9 @@ export default tseslint.config(
     rules: { complexity: ["error", 20] },
   },
   {
-    // Still above 20, in files being changed by others this session: collectLabData (21), doeFit
-    // (25), the iogen CSV reader's readHeader (23), batchMeansInterval (25). To be split, then this
-    // block removed.
-    files: ["src/analysis/lab-data.ts", "src/core/doe-fit.ts", "src/import/iogen-csv.ts", "src/core/batch-means.ts"],
+    // Still above 20, in a file being changed by others this session: collectLabData (21). To be
+    // split, then this block removed.
+    files: ["src/analysis/lab-data.ts"],
     rules: { complexity: ["error", 25] },
   },
   {

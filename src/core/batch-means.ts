@@ -63,6 +63,31 @@ export const DEFAULT_BATCHES = 10;
  * // => { estimate: 4.5, lo: 0.3915, hi: 8.6085, halfWidth: 4.1085 (rounded), batches: 4, batchSize: 2, dropped: 0, df: 3, lag1: 0.25 }
  */
 export function batchMeansInterval(values: readonly number[], options: BatchMeansOptions = {}): BatchMeansResult {
+  const { confidence, wanted } = checkedInput(values, options);
+  const m = values.length;
+  const k = Math.min(wanted, Math.floor(m / 2));
+  const b = Math.floor(m / k);
+  const dropped = m - k * b;
+  const { means, sumWy, sumW } = batchMeans(values, options.weights, k, b, dropped);
+  const { sd, lag1 } = spreadOfMeans(means);
+  const halfWidth = (tQuantile(1 - (1 - confidence) / 2, k - 1) * sd) / Math.sqrt(k);
+  const estimate = options.center ?? sumWy / sumW;
+  if (!Number.isFinite(estimate)) throw new DomainError("center", "must be a finite number", "value");
+  return {
+    estimate,
+    lo: estimate - halfWidth,
+    hi: estimate + halfWidth,
+    halfWidth,
+    batches: k,
+    batchSize: b,
+    dropped,
+    df: k - 1,
+    lag1,
+  };
+}
+
+/** The confidence level and the number of batches wanted, once every argument is checked (in this order). */
+function checkedInput(values: readonly number[], options: BatchMeansOptions): { confidence: number; wanted: number } {
   const m = values.length;
   const confidence = options.confidence ?? 0.95;
   if (!(confidence > 0 && confidence < 1)) throw new DomainError("confidence", `must be in (0, 1), got ${confidence}`);
@@ -78,9 +103,20 @@ export function batchMeansInterval(values: readonly number[], options: BatchMean
     if (w !== undefined && !(w[i] >= 0 && Number.isFinite(w[i])))
       throw new DomainError("weights", `value ${i + 1} must be a finite number ≥ 0`, "value");
   }
-  const k = Math.min(wanted, Math.floor(m / 2));
-  const b = Math.floor(m / k);
-  const dropped = m - k * b;
+  return { confidence, wanted };
+}
+
+/**
+ * The (weighted) mean of each of the k batches of b samples after the `dropped` oldest, and the
+ * weighted sums Σwy and Σw over all the samples used.
+ */
+function batchMeans(
+  values: readonly number[],
+  w: readonly number[] | undefined,
+  k: number,
+  b: number,
+  dropped: number,
+): { means: number[]; sumWy: number; sumW: number } {
   const means = new Array<number>(k);
   let sumWy = 0;
   let sumW = 0;
@@ -97,6 +133,12 @@ export function batchMeansInterval(values: readonly number[], options: BatchMean
     sumWy += sy;
     sumW += sw;
   }
+  return { means, sumWy, sumW };
+}
+
+/** The standard deviation of the batch means (k − 1 divisor) and their lag-1 autocorrelation (0 when all equal). */
+function spreadOfMeans(means: readonly number[]): { sd: number; lag1: number } {
+  const k = means.length;
   const grand = means.reduce((s, v) => s + v, 0) / k;
   let ss = 0;
   let lagged = 0;
@@ -104,19 +146,5 @@ export function batchMeansInterval(values: readonly number[], options: BatchMean
     ss += (means[j] - grand) ** 2;
     if (j > 0) lagged += (means[j] - grand) * (means[j - 1] - grand);
   }
-  const sd = Math.sqrt(ss / (k - 1));
-  const halfWidth = (tQuantile(1 - (1 - confidence) / 2, k - 1) * sd) / Math.sqrt(k);
-  const estimate = options.center ?? sumWy / sumW;
-  if (!Number.isFinite(estimate)) throw new DomainError("center", "must be a finite number", "value");
-  return {
-    estimate,
-    lo: estimate - halfWidth,
-    hi: estimate + halfWidth,
-    halfWidth,
-    batches: k,
-    batchSize: b,
-    dropped,
-    df: k - 1,
-    lag1: ss > 0 ? lagged / ss : 0,
-  };
+  return { sd: Math.sqrt(ss / (k - 1)), lag1: ss > 0 ? lagged / ss : 0 };
 }

@@ -106,6 +106,56 @@ export function doeFit(
   const order = options.order ?? 2;
   const coding = options.coding ?? "coded";
   const intercept = options.intercept ?? true;
+  const keep = checkedRowsToUse(names, columns, response, coding);
+  const n = keep.length;
+  // Scaled by a power of two near its largest magnitude (exact): squares of responses of 1e155 or
+  // 1e-170 would overflow or underflow. Everything below is in these units; estimates, standard
+  // errors and σ̂ are multiplied back at the end, and t, p, R² and F have no unit.
+  const unit = powerOfTwoScale(keep.map((i) => response[i] as number));
+  const y = keep.map((i) => (response[i] as number) / unit);
+  const cols = columns.map((c) => keep.map((i) => c[i]));
+  const coded = codeFactors(names, cols, coding);
+  const modelTermList = modelTerms(names, order, intercept);
+  // A balanced full 2^k factorial in ±1 (every DOE_DESIGN sheet) by Yates' algorithm; QR otherwise.
+  const general = (): LeastSquaresResult =>
+    balancedFactorialFit(coded, modelTermList, y) ?? leastSquares(termColumns(modelTermList, coded), y);
+  const constant = intercept && y.every((v) => v === y[0]);
+  const fit = constant ? constantFit(general(), modelTermList, y[0]) : general();
+  const residualDf = n - fit.rank;
+
+  const tss = totalSumOfSquares(y, intercept, constant);
+  const fNumeratorDf = intercept ? fit.rank - 1 : fit.rank;
+  const rSquared = tss > 0 ? 1 - fit.rss / tss : null;
+  const { significanceFrom, se, tDf, sigma } = significance(fit, modelTermList, residualDf, unit);
+  const terms = termRows(fit, modelTermList, se, tDf, unit);
+  const overall = overallFit(fit.rss, tss, rSquared, { n, intercept, residualDf, fNumeratorDf });
+  return {
+    terms,
+    residualStandardError: sigma,
+    residualDf,
+    rSquared,
+    adjRSquared: overall.adjRSquared,
+    fStatistic: overall.fStatistic,
+    fNumeratorDf,
+    fDenominatorDf: residualDf,
+    fPValue: overall.fPValue,
+    observations: n,
+    skipped: response.length - n,
+    significanceFrom,
+    tDf,
+  };
+}
+
+/**
+ * The rows to fit (those with a response; null responses are skipped), once the coding, the
+ * factor columns' lengths and the responses are checked.
+ */
+function checkedRowsToUse(
+  names: readonly string[],
+  columns: readonly (readonly (number | string)[])[],
+  response: readonly (number | null)[],
+  coding: string,
+): number[] {
   if (coding !== "coded" && coding !== "raw") {
     throw new DomainError("coding", `must be "coded" or "raw", got "${String(coding)}"`, "value");
   }
@@ -126,23 +176,12 @@ export function doeFit(
     }
     keep.push(i);
   });
-  const n = keep.length;
-  if (n === 0) throw new DomainError("response", "has no values", "value");
-  // Scaled by a power of two near its largest magnitude (exact): squares of responses of 1e155 or
-  // 1e-170 would overflow or underflow. Everything below is in these units; estimates, standard
-  // errors and σ̂ are multiplied back at the end, and t, p, R² and F have no unit.
-  const unit = powerOfTwoScale(keep.map((i) => response[i] as number));
-  const y = keep.map((i) => (response[i] as number) / unit);
-  const cols = columns.map((c) => keep.map((i) => c[i]));
-  const coded = codeFactors(names, cols, coding);
-  const modelTermList = modelTerms(names, order, intercept);
-  // A balanced full 2^k factorial in ±1 (every DOE_DESIGN sheet) by Yates' algorithm; QR otherwise.
-  const general = (): LeastSquaresResult =>
-    balancedFactorialFit(coded, modelTermList, y) ?? leastSquares(termColumns(modelTermList, coded), y);
-  const constant = intercept && y.every((v) => v === y[0]);
-  const fit = constant ? constantFit(general(), modelTermList, y[0]) : general();
-  const residualDf = n - fit.rank;
+  if (keep.length === 0) throw new DomainError("response", "has no values", "value");
+  return keep;
+}
 
+/** R's total sum of squares: about the mean with an intercept, about 0 without; 0 for a constant response. */
+function totalSumOfSquares(y: readonly number[], intercept: boolean, constant: boolean): number {
   let tss = 0;
   if (constant) {
     tss = 0;
@@ -154,33 +193,59 @@ export function doeFit(
   } else {
     for (const v of y) tss += v * v;
   }
-  const fNumeratorDf = intercept ? fit.rank - 1 : fit.rank;
-  const rSquared = tss > 0 ? 1 - fit.rss / tss : null;
+  return tss;
+}
 
-  let significanceFrom: "residuals" | "lenth" = "residuals";
-  let se: (j: number) => number | null;
-  let tDf = residualDf;
-  let sigma: number | null = null;
+/** Where the standard errors come from, in the scaled units; σ̂ in the response's own units. */
+interface Significance {
+  significanceFrom: "residuals" | "lenth";
+  se: (j: number) => number | null;
+  tDf: number;
+  sigma: number | null;
+}
+
+/**
+ * Standard errors from the residuals when there are residual degrees of freedom; otherwise (a
+ * saturated model) Lenth's pseudo standard error of the effects, or none when it cannot be had.
+ */
+function significance(
+  fit: LeastSquaresResult,
+  modelTermList: readonly ModelTerm[],
+  residualDf: number,
+  unit: number,
+): Significance {
   if (residualDf > 0) {
     const sigmaScaled = Math.sqrt(fit.rss / residualDf);
-    sigma = sigmaScaled * unit;
-    se = (j) => (fit.unscaledVariance[j] === null ? null : sigmaScaled * Math.sqrt(fit.unscaledVariance[j] as number));
-  } else {
-    significanceFrom = "lenth";
-    const effects = modelTermList
-      .map((t, j) => (t.factors.length > 0 ? fit.coefficients[j] : null))
-      .filter((b): b is number => b !== null);
-    // No effects, or a PSE of 0 (most effects exactly 0): estimates only, no significance.
-    const lenth = effects.length > 0 && effects.some((b) => b !== 0) ? lenthPseOrNull(effects) : null;
-    if (lenth === null) {
-      se = () => null;
-    } else {
-      tDf = lenth.df;
-      se = (j) => (modelTermList[j].factors.length > 0 && fit.coefficients[j] !== null ? lenth.pse : null);
-    }
+    return {
+      significanceFrom: "residuals",
+      se: (j) => (fit.unscaledVariance[j] === null ? null : sigmaScaled * Math.sqrt(fit.unscaledVariance[j] as number)),
+      tDf: residualDf,
+      sigma: sigmaScaled * unit,
+    };
   }
+  const effects = modelTermList
+    .map((t, j) => (t.factors.length > 0 ? fit.coefficients[j] : null))
+    .filter((b): b is number => b !== null);
+  // No effects, or a PSE of 0 (most effects exactly 0): estimates only, no significance.
+  const lenth = effects.length > 0 && effects.some((b) => b !== 0) ? lenthPseOrNull(effects) : null;
+  if (lenth === null) return { significanceFrom: "lenth", se: () => null, tDf: residualDf, sigma: null };
+  return {
+    significanceFrom: "lenth",
+    se: (j) => (modelTermList[j].factors.length > 0 && fit.coefficients[j] !== null ? lenth.pse : null),
+    tDf: lenth.df,
+    sigma: null,
+  };
+}
 
-  const terms: DoeFitTerm[] = modelTermList.map((t, j) => {
+/** One row per model term: estimate and standard error back in the response's units, t and two-sided p. */
+function termRows(
+  fit: LeastSquaresResult,
+  modelTermList: readonly ModelTerm[],
+  se: (j: number) => number | null,
+  tDf: number,
+  unit: number,
+): DoeFitTerm[] {
+  return modelTermList.map((t, j) => {
     const estimate = fit.coefficients[j];
     const stdError = estimate === null ? null : se(j);
     const tValue = estimate !== null && stdError !== null && stdError > 0 ? estimate / stdError : null;
@@ -194,32 +259,27 @@ export function doeFit(
       aliased: fit.aliased[j],
     };
   });
+}
 
+/** Adjusted R² and the overall F test, as R's summary.lm gives them (none without residual degrees of freedom). */
+function overallFit(
+  rss: number,
+  tss: number,
+  rSquared: number | null,
+  dims: { n: number; intercept: boolean; residualDf: number; fNumeratorDf: number },
+): { adjRSquared: number | null; fStatistic: number | null; fPValue: number | null } {
+  const { n, intercept, residualDf, fNumeratorDf } = dims;
   let fStatistic: number | null = null;
   let fPValue: number | null = null;
   let adjRSquared: number | null = null;
   if (residualDf > 0) {
     if (rSquared !== null) adjRSquared = 1 - ((1 - rSquared) * (n - (intercept ? 1 : 0))) / residualDf;
-    if (fNumeratorDf > 0 && fit.rss > 0) {
-      fStatistic = (tss - fit.rss) / fNumeratorDf / (fit.rss / residualDf);
+    if (fNumeratorDf > 0 && rss > 0) {
+      fStatistic = (tss - rss) / fNumeratorDf / (rss / residualDf);
       fPValue = fUpperTail(fStatistic, fNumeratorDf, residualDf);
     }
   }
-  return {
-    terms,
-    residualStandardError: sigma,
-    residualDf,
-    rSquared,
-    adjRSquared,
-    fStatistic,
-    fNumeratorDf,
-    fDenominatorDf: residualDf,
-    fPValue,
-    observations: n,
-    skipped: response.length - n,
-    significanceFrom,
-    tDf,
-  };
+  return { adjRSquared, fStatistic, fPValue };
 }
 
 /**

@@ -403,16 +403,7 @@ export class IogenCsvReader {
   private readHeader(b: Uint8Array, eof: boolean): number {
     const start = b.length >= 3 && b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf ? 3 : 0;
     const limit = Math.min(b.length, start + MAX_LINE_BYTES + 1);
-    let inQuote = false;
-    let end = -1;
-    for (let i = start; i < limit; i++) {
-      const c = b[i];
-      if (c === QUOTE) inQuote = !inQuote;
-      else if (!inQuote && (c === LF || c === CR)) {
-        end = i;
-        break;
-      }
-    }
+    let end = firstUnquotedLineBreak(b, start, limit);
     if (end < 0) {
       if (limit - start > MAX_LINE_BYTES) {
         this.fatal(1, `the first line is longer than ${MAX_LINE_BYTES} bytes: not an iogen CSV header`);
@@ -422,22 +413,27 @@ export class IogenCsvReader {
       end = b.length;
     }
     if (b[end] === CR && end + 1 === b.length && !eof) return -1; // CR or CRLF: the next byte decides
-    let next = end;
-    if (end < b.length) {
-      if (b[end] === CR && b[end + 1] === LF) {
-        this.lineEnd = LF;
-        next = end + 2;
-      } else {
-        this.lineEnd = b[end];
-        next = end + 1;
-      }
-    }
+    const next = this.takeLineEnd(b, end);
     const text = textAt(b, start, end);
     if (start === 0 && end === b.length && text.trim() === "" && eof) return -1; // empty file
     this.headerDone = true;
     this.line = 2;
     this.setHeader(text);
     return next;
+  }
+
+  /**
+   * Learns the file's line ending (LF, CR or CRLF) from the one at `end` and returns where the next
+   * line starts; `end` itself when the header is the last line, without an ending.
+   */
+  private takeLineEnd(b: Uint8Array, end: number): number {
+    if (end >= b.length) return end;
+    if (b[end] === CR && b[end + 1] === LF) {
+      this.lineEnd = LF;
+      return end + 2;
+    }
+    this.lineEnd = b[end];
+    return end + 1;
   }
 
   private setHeader(text: string): void {
@@ -938,4 +934,15 @@ export async function parseIogenCsvStream(
     if (!reader.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk)) break;
   }
   return reader.finish();
+}
+
+/** The position of the first CR or LF in b[start, limit) outside double quotes, or -1. */
+function firstUnquotedLineBreak(b: Uint8Array, start: number, limit: number): number {
+  let inQuote = false;
+  for (let i = start; i < limit; i++) {
+    const c = b[i];
+    if (c === QUOTE) inQuote = !inQuote;
+    else if (!inQuote && (c === LF || c === CR)) return i;
+  }
+  return -1;
 }
