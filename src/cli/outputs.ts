@@ -113,9 +113,18 @@ export function checkOutputs(
   });
 }
 
+/**
+ * A stream by what it does, not its class: the streaming .xlsx writer's archiver is a
+ * `readable-stream` Readable, which is not `instanceof` node's (a stream was handed to
+ * writeFileSync and every report above 250,000 cells failed).
+ */
+function isStream(content: OutputContent): content is Readable {
+  return typeof (content as Partial<Readable>).pipe === "function";
+}
+
 /** Writes contents to a new file (`wx`: never an existing one). */
 async function writeNew(file: string, content: OutputContent): Promise<void> {
-  if (content instanceof Readable) {
+  if (isStream(content)) {
     await pipeline(content, fs.createWriteStream(file, { flags: "wx" }));
   } else fs.writeFileSync(file, content, { flag: "wx" });
 }

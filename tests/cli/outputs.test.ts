@@ -8,6 +8,9 @@ import { Readable } from "stream";
 import { Output, OutputError, writeOutputs } from "../../src/cli/outputs";
 import { UsageError } from "../../src/cli/options";
 import { useTempDir } from "../helpers/cli";
+import JSZip from "jszip";
+import type { WorkbookPlan } from "../../src/analysis/plan";
+import { renderXlsxContent } from "../../src/report/xlsx";
 
 const tempDir = useTempDir("caplab-outputs-");
 let dir: string;
@@ -36,6 +39,28 @@ describe("writeOutputs", () => {
     expect(written).toEqual(["a.xlsx", "b.html", "c.html"].map((f) => path.join(dir, f)));
     expect([read("a.xlsx"), read("b.html"), read("c.html")]).toEqual(["bytes", "text", "stream"]);
     expect(fs.readdirSync(dir).sort()).toEqual(["a.xlsx", "b.html", "c.html"]);
+  });
+
+  test("the streaming .xlsx writer's stream (archiver's, not a node:stream Readable) is written whole", async () => {
+    // What `caplab report` gives writeOutputs for a plan above 250,000 cells.
+    const plan: WorkbookPlan = {
+      title: "t",
+      sources: [],
+      warnings: [],
+      sheets: [
+        {
+          name: "S",
+          notes: ["n"],
+          tables: [{ name: "T", columns: [{ key: "x", header: "x" }], rows: [[1], [2]], at: { row: 2, col: 0 } }],
+          charts: [],
+          freezeHeader: false,
+        },
+      ],
+    };
+    await writeOutputs([out("big.xlsx", () => renderXlsxContent(plan, { streamAboveCells: 0 }))], { force: false });
+    const zip = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "big.xlsx")));
+    expect(await zip.file("xl/worksheets/sheet1.xml")?.async("string")).toContain("<v>2</v>");
+    expect(fs.readdirSync(dir)).toEqual(["big.xlsx"]);
   });
 
   test("checks all before making any: an existing output without force, a name twice, a wrong extension", async () => {
