@@ -23,17 +23,14 @@ import {
   tableRowCount,
   WorkbookPlan,
 } from "../analysis/plan";
+import { xmlEscape, xmlText } from "./xml-text";
 
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const CT_CHART = "application/vnd.openxmlformats-officedocument.drawingml.chart+xml";
 const CT_DRAWING = "application/vnd.openxmlformats-officedocument.drawing+xml";
 
-function xml(text: string): string {
-  return text.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" })[c] as string,
-  );
-}
+/** Text for the chart XML: the one filter of characters XML cannot hold, then entities. */
+const xml = xmlEscape;
 
 /** `'Sheet name'!$C$5:$C$9` with the sheet name quoted as Excel requires. */
 function ref(sheet: string, row0: number, col: number, row1 = row0): string {
@@ -229,7 +226,8 @@ export async function insertCharts(bytes: Uint8Array, placements: ChartPlacement
   let chartNo = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n)).length;
   let drawingNo = Object.keys(zip.files).filter((n) => /^xl\/drawings\/drawing\d+\.xml$/.test(n)).length;
   for (const placement of todo) {
-    const sheetPath = parts.get(placement.sheet);
+    // The workbook's sheet names went through the same filter (xml-text.ts).
+    const sheetPath = parts.get(xmlText(placement.sheet));
     if (!sheetPath) throw new Error(`the .xlsx has no sheet named ${placement.sheet}`);
     let sheetXml = await part(zip, sheetPath);
     if (/<drawing /.test(sheetXml)) throw new Error(`${placement.sheet} already has a drawing`);

@@ -30,16 +30,15 @@ import {
   tableRowCount,
   WorkbookPlan,
 } from "../analysis/plan";
+import { xmlEscape } from "./xml-text";
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
 const NS_MAIN = "http://schemas.openxmlformats.org/spreadsheetml/2006/main";
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";
 const NS_PKG_REL = "http://schemas.openxmlformats.org/package/2006/relationships";
 
-/** XML text: & < > " escaped. */
-function esc(s: string): string {
-  return s.replace(/[&<>"]/g, (c) => (c === "&" ? "&amp;" : c === "<" ? "&lt;" : c === ">" ? "&gt;" : "&quot;"));
-}
+/** XML text: the one filter of characters XML cannot hold (xml-text.ts), then & < > " ' escaped. */
+const esc = xmlEscape;
 
 /** Options of {@link writeXlsxStream}: how text cells are made safe, column widths. */
 export interface StreamSheetHelpers {

@@ -24,6 +24,7 @@ import ExcelJS from "exceljs";
 import type { Readable } from "stream";
 import { CellValue, SheetPlan, TablePlan, tableCell, tableRow, tableRowCount, WorkbookPlan } from "../analysis/plan";
 import { xlsxStream } from "./xlsx-stream";
+import { cellText, planXmlText } from "./xml-text";
 
 const MAX_WIDTH = 60;
 const MIN_WIDTH = 6;
@@ -41,17 +42,8 @@ function isError(v: CellValue): v is { error: "#N/A" | "#NUM!" | "#VALUE!" | "#D
   return typeof v === "object" && v !== null && "error" in v;
 }
 
-/** Excel's limit on the characters in a cell. */
-const MAX_CELL_TEXT = 32767;
-// Characters XML 1.0 cannot hold (a stray control character in a label would corrupt the file).
-// eslint-disable-next-line no-control-regex
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-
-/** Text as a cell can hold it: XML-invalid characters → U+FFFD, cut at Excel's 32,767 characters. */
-export function cellText(text: string): string {
-  const clean = text.replace(XML_INVALID, "\uFFFD");
-  return clean.length > MAX_CELL_TEXT ? clean.slice(0, MAX_CELL_TEXT - 1) + "…" : clean;
-}
+// Text as a cell can hold it (characters XML cannot hold → U+FFFD, Excel's 32,767-character limit).
+export { cellText };
 
 /**
  * Table column names as Excel requires them: non-empty and unique ignoring case (a label column
@@ -185,7 +177,10 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
  * @example
  * const bytes = await renderXlsx(buildLabPlan([readLabText(csv, "s.csv")]));
  */
-export async function renderXlsx(plan: WorkbookPlan): Promise<Buffer> {
+export async function renderXlsx(original: WorkbookPlan): Promise<Buffer> {
+  // ExcelJS escapes & < > but writes any other character as given: the plan's texts (title → core.xml,
+  // sheet names → workbook.xml, headers, notes, formulas) go through the one XML filter first.
+  const plan = planXmlText(original);
   const wb = new ExcelJS.Workbook();
   wb.creator = "Capacity Lab";
   wb.title = plan.title;
@@ -241,6 +236,6 @@ function sheetWidths(sheet: SheetPlan): number[] {
  */
 export async function renderXlsxContent(plan: WorkbookPlan, options: XlsxOptions = {}): Promise<Buffer | Readable> {
   if (planCells(plan) > (options.streamAboveCells ?? DEFAULT_STREAM_ABOVE))
-    return xlsxStream(plan, { cellText, uniqueHeaders, sheetWidths }, options.progress);
+    return xlsxStream(planXmlText(plan), { cellText, uniqueHeaders, sheetWidths }, options.progress);
   return renderXlsx(plan);
 }

@@ -22,6 +22,7 @@ import { addressA1, cellA1, CellPosition, parseReference, quoteSheet, splitSheet
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./freeze";
 import { isErrorValue } from "./evaluate";
 import { insertCharts, scatterChartXml } from "../report/xlsx-charts";
+import { cellText, xmlText } from "../report/xml-text";
 
 /** A chart of a sheet to export, as Office.js reads it back (ExcelApi 1.15). */
 export interface ExportChart {
@@ -115,15 +116,6 @@ function chartParts(sheet: ExportSheet, byName: Map<string, ExportSheet>): { par
   return { parts, left };
 }
 
-// Characters XML 1.0 cannot hold; Excel's 32,767-character cell limit (as src/report/xlsx.ts does;
-// that module reads files with fs and is not for the browser).
-// eslint-disable-next-line no-control-regex
-const XML_INVALID = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g;
-function cellText(text: string): string {
-  const clean = text.replace(XML_INVALID, "\uFFFD");
-  return clean.length > 32767 ? clean.slice(0, 32766) + "…" : clean;
-}
-
 /** @borgar/fx token types of cell references that may name a sheet (`A1`, `A:A`/`1:1`, trimmed `A1:A`). */
 const SHEET_REFERENCES = new Set(["range", "range_beam", "range_ternary"]);
 
@@ -151,7 +143,8 @@ export function refersOutside(formula: string, exported: Set<string>): boolean {
 }
 
 function cachedResult(v: unknown): ExcelJS.CellFormulaValue["result"] {
-  if (typeof v === "number" || typeof v === "string" || typeof v === "boolean") return v;
+  if (typeof v === "string") return cellText(v);
+  if (typeof v === "number" || typeof v === "boolean") return v;
   if (isErrorValue(v)) return { error: v.error } as ExcelJS.CellErrorValue;
   return undefined;
 }
@@ -180,13 +173,14 @@ export async function valuesOnlyExport(
 ): Promise<{ bytes: Uint8Array; written: number; leftOut: number }> {
   const wb = new ExcelJS.Workbook();
   wb.creator = "Capacity Lab";
-  wb.title = title;
+  // ExcelJS escapes & < > but writes other characters as given: texts pass the one XML filter.
+  wb.title = xmlText(title);
   wb.created = new Date(0);
   wb.modified = new Date(0);
   const byName = new Map(sheets.map((x) => [x.name.toLowerCase(), x]));
   const exported = new Set(byName.keys());
   for (const sheet of sheets) {
-    const ws = wb.addWorksheet(sheet.name);
+    const ws = wb.addWorksheet(xmlText(sheet.name));
     sheet.formulas.forEach((line, i) => line.forEach((formula, j) => exportCell(ws, sheet, i, j, formula, exported)));
     sheet.columnWidths?.forEach((w, j) => {
       if (w > 0) ws.getColumn(j + 1).width = w;
@@ -234,14 +228,14 @@ function exportCell(
   }
   if (live && !refersOutside(formula, exported)) {
     cell.value = {
-      formula: formula.slice(1),
+      formula: xmlText(formula.slice(1)),
       result: cachedResult(value),
       date1904: false,
     } as ExcelJS.CellFormulaValue;
   } else if (typeof value === "string") cell.value = cellText(value);
   else if (typeof value === "number" || typeof value === "boolean") cell.value = value;
   else if (isErrorValue(value)) cell.value = { error: value.error } as ExcelJS.CellErrorValue;
-  if (fmt && fmt !== "General") cell.numFmt = fmt;
+  if (fmt && fmt !== "General") cell.numFmt = xmlText(fmt);
 }
 
 /** Base64 of bytes, as `Excel.createWorkbook` takes them (chunked: no call-stack limit on large files). */

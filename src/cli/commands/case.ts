@@ -16,6 +16,7 @@
  * path, e.g. `options[1].capex`); 1 an unexpected failure (e.g. the disk is full).
  */
 import * as fs from "fs";
+import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
@@ -136,6 +137,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     throw e;
   }
 
+  const replaced = xmlIllegalWarning(planXmlIllegal(built.plan));
+  if (replaced) io.err(`warning: ${replaced}\n`);
   try {
     const written = await writeOutputs(outputsOf(output, html, built.plan), { force, inputs: [input] });
     for (const f of written) io.out(`wrote ${f}\n`);

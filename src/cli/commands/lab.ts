@@ -23,6 +23,7 @@ import { renderHtml } from "../../report/html";
 import { formatTextTable } from "../../report/text";
 import { renderXlsxContent } from "../../report/xlsx";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
+import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 
@@ -353,6 +354,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     let xlsxPath: string;
     let htmlPath: string;
+    const replaced = xmlIllegalWarning(planXmlIllegal(plan));
+    if (replaced) io.err(`caplab lab: warning: ${replaced}\n`);
     try {
       [xlsxPath, htmlPath] = await writeOutputs(labOutputs(a.out, plan), { force: a.force });
     } catch (e) {

@@ -12,6 +12,7 @@
  * `--force`; an output that is one of the inputs is always refused.
  */
 import * as fs from "fs";
+import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { readLabStream, LabFileResult } from "../../import/detect";
@@ -201,6 +202,8 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     }
     throw e;
   }
+  const replaced = xmlIllegalWarning(planXmlIllegal(plan));
+  if (replaced) io.err(`warning: ${replaced}\n`);
   try {
     for (const f of await writeOutputs(outputsOf(a, plan, io, json), { force: a.force, inputs: a.inputs }))
       io.out(`wrote ${f}\n`);
