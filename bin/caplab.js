@@ -49,6 +49,8 @@ function exitAfterFlush(code) {
   );
 }
 main(process.argv.slice(2)).then(exitAfterFlush, (e) => {
-  process.stderr.write(`caplab: ${e && e.message ? e.message : e}\n`);
+  // The message may hold input (a path, a key): written as every message is (no control characters).
+  const { terminalText } = require("../lib/text/quote.js");
+  process.stderr.write(terminalText(`caplab: ${e && e.message ? e.message : e}\n`));
   exitAfterFlush(1);
 });

@@ -6,6 +6,7 @@
  * `caplab calc` does not pay for ExcelJS.
  */
 import { CliIo, defaultIo } from "./io";
+import { shown } from "../text/quote";
 
 interface CommandModule {
   run(args: string[], io: CliIo): Promise<number>;
@@ -47,7 +48,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
   const load = COMMANDS[command];
   if (!load) {
-    io.err(`caplab: unknown command '${command}'. Commands: ${Object.keys(COMMANDS).join(", ")}.\n`);
+    io.err(`caplab: unknown command '${shown(command)}'. Commands: ${Object.keys(COMMANDS).join(", ")}.\n`);
     return 2;
   }
   return load().run(rest, io);

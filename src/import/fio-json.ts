@@ -16,6 +16,7 @@
  *
  * Cost: O(size of the JSON) — fio documents are small; the whole text is parsed at once.
  */
+import { shown } from "../text/quote";
 import { ImportProblem, ImportResult } from "./types";
 
 export type FioDirection = "read" | "write" | "trim";
@@ -275,7 +276,7 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
     const name = typeof job.jobname === "string" ? job.jobname : `job${jobIndex}`;
     const options = { ...global, ...stringOptions(job["job options"]) };
     if (!obj(job.read) && !obj(job.write)) {
-      errors.push({ file, message: `jobs[${jobIndex}] (${name}): missing 'read' and 'write' results` });
+      errors.push({ file, message: `jobs[${jobIndex}] (${shown(name)}): missing 'read' and 'write' results` });
       return;
     }
     const dirs = DIRECTIONS.map((d) => [d, obj(job[d])] as const).filter(([, x]) => x && (num(x.total_ios) ?? 0) > 0);

@@ -29,6 +29,7 @@
  *
  * Cost: one pass, O(bytes); memory O(rows × columns) in the table plus one partial record.
  */
+import { shown } from "../text/quote";
 import * as bytes from "./csv-bytes";
 import type { IogenNumericColumn, IogenRow, IogenTextColumn, NumericSchemaColumn, TextSchemaColumn } from "./iogen-row";
 import { IogenTable, TextColumn } from "./iogen-table";
@@ -470,7 +471,11 @@ export class IogenCsvReader {
     const labelAt: number[] = [];
     this.header.forEach((name, i) => {
       if (seen.has(name)) {
-        this.warnings.push({ file: this.file, line: 1, message: `duplicate column '${name}': the first one is used` });
+        this.warnings.push({
+          file: this.file,
+          line: 1,
+          message: `duplicate column '${shown(name)}': the first one is used`,
+        });
         return;
       }
       seen.add(name);
@@ -756,7 +761,7 @@ export class IogenCsvReader {
     const what =
       fields < columns
         ? `${fields} of ${columns} fields`
-        : `no line break at its end, so its last value '${textAt(b, lastStart, Math.min(b.length, lastStart + 40))}' may be cut off`;
+        : `no line break at its end, so its last value '${shown(textAt(b, lastStart, Math.min(b.length, lastStart + 40)))}' may be cut off`;
     this.warnings.push({ file: this.file, line: this.line, message: `1 truncated last line skipped (${what})` });
   }
 
@@ -768,7 +773,7 @@ export class IogenCsvReader {
       let v = quoted ? NOT_PLAIN : decimalAt(b, s, e, this.decimalComma);
       if (v === NOT_PLAIN) v = this.slowNumber(b, s, e, k, quoted);
       else if (v < 0)
-        this.rowProblem ??= `column ${this.numericNames[k]}: ${textAt(b, s, e)} is negative (iogen writes no negative value)`;
+        this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(textAt(b, s, e), 40)} is negative (iogen writes no negative value)`;
       this.numberData[k][this.rows] = v;
     } else if (kind === FieldKind.Text) {
       const j = this.fieldSlot[f];
@@ -785,11 +790,11 @@ export class IogenCsvReader {
     if (v === null) return NaN;
     if (typeof v === "string") {
       if (this.allowMax[k] && text.trim().toLowerCase() === "max") return NaN;
-      this.rowProblem ??= `column ${this.numericNames[k]}: '${text.length > 40 ? text.slice(0, 40) + "…" : text}' ${v}`;
+      this.rowProblem ??= `column ${this.numericNames[k]}: '${shown(text, 40)}' ${v}`;
       return NaN;
     }
     if (v < 0)
-      this.rowProblem ??= `column ${this.numericNames[k]}: ${text.trim()} is negative (iogen writes no negative value)`;
+      this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(text.trim(), 40)} is negative (iogen writes no negative value)`;
     return v;
   }
 
