@@ -16,15 +16,19 @@
  * smaps_rollup Pss) every 250 ms: the peak of their sum (Pss counts shared pages once) and the
  * peak of the largest process (the renderer, which runs the pane, the worker and the fake Excel).
  *
- * Configurations are interleaved run by run (limit A, limit B, limit A, …), each in a fresh
- * browser; medians of times, maxima of gaps and memory. The fake Excel runs in the pane's page:
- * its apply work and its cell store count in the pane's main thread and memory, which a real
- * Excel would carry in its own process.
+ * Configurations (row limit × round-trip latency: the fake Excel's `latencyMs`, what each
+ * `context.sync()` waits, as a request to Excel on the web does) are interleaved run by run with
+ * `caplab report` on the same file (limit A at 0 ms, at 20 ms, at 100 ms, report, limit A at 0 ms,
+ * …), each pane run in a fresh browser; medians of times, maxima of gaps and memory, and each
+ * configuration's median over the report's median. The fake Excel runs in the pane's page: its
+ * apply work and its cell store count in the pane's main thread and memory, which a real Excel
+ * would carry in its own process.
  *
- *   npm run bench:pane [-- --rows 1000000] [--runs 3] [--limits 100000,1048575] [--write]
+ *   npm run bench:pane [-- --rows 1000000] [--runs 3] [--limits 1048575] [--latencies 0,20,100] [--write]
  *
  * --write replaces the pane section of docs/benchmarks.md (between its BEGIN/END pane markers).
  */
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -158,6 +162,8 @@ const RECORDER = `(() => {
 
 interface RunResult {
   limit: number;
+  /** Milliseconds each sync waited (the round trip). */
+  latency: number;
   readSeconds: number;
   importSeconds: number;
   writeSeconds: number;
@@ -192,9 +198,9 @@ function longestGap(times: number[], from: number, to: number): number {
   return gap;
 }
 
-async function run(url: string, file: string, limit: number): Promise<RunResult> {
+async function run(url: string, file: string, limit: number, latency: number): Promise<RunResult> {
   const memory = memorySampler();
-  const s = await openPane(url, { args: ["--enable-precise-memory-info"] });
+  const s = await openPane(url, { args: ["--enable-precise-memory-info"], hostOptions: { latencyMs: latency } });
   try {
     const { page } = s;
     page.setDefaultTimeout(30 * 60_000);
@@ -245,6 +251,7 @@ async function run(url: string, file: string, limit: number): Promise<RunResult>
     const firstWrite = rec.labels.find(([, text]) => text.startsWith("Writing sheet"))?.[0] ?? t2;
     return {
       limit,
+      latency,
       readSeconds: (t1 - t0) / 1000,
       importSeconds: (t2 - t1) / 1000,
       writeSeconds: (t2 - firstWrite) / 1000,
@@ -284,42 +291,71 @@ const sec = (n: number): string => n.toFixed(1);
 const ms = (n: number): string => fmt(n);
 const mib = (n: number): string => fmt(n / 1048576);
 
-function report(rows: number, bytes: number, results: RunResult[], limits: number[], loads: string[]): string {
+type Config = { limit: number; latency: number };
+
+/** `caplab report FILE -o OUT.xlsx` as a user runs it (compiled CLI, plain node): wall seconds. */
+function headlessReport(file: string, dir: string, index: number): number {
+  const out = join(dir, `report-${index}.xlsx`);
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, [join(ROOT, "bin", "caplab.js"), "report", file, "-o", out], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  if (r.status !== 0) throw new Error(`caplab report exited ${String(r.status)}: ${r.stderr.slice(0, 500)}`);
+  rmSync(out, { force: true });
+  return seconds;
+}
+
+function report(
+  rows: number,
+  bytes: number,
+  results: RunResult[],
+  configs: Config[],
+  reportSeconds: number[],
+  loads: string[],
+): string {
+  const headless = median(reportSeconds);
   const lines = [
     `Machine: ${cpus().length} CPUs (${cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}, Chromium ` +
-      `(Debian, headless), ${new Date().toISOString().slice(0, 10)}; load average before ${loads[0]}, after ${loads[1]} ` +
-      "(the machine is shared: times are upper bounds).",
+      `(Debian, headless), ${new Date().toISOString().slice(0, 10)}; load average (1, 5, 15 min) before ${loads[0]}, ` +
+      `after ${loads[1]} (the machine is shared with other agents: times are upper bounds, the ratios are what to read).`,
     `Input: the ${fmt(rows)}-row iogen subinterval CSV of \`bench:import\` (${mib(bytes)} MiB, 50 steps × overall/read, ` +
       "seeded values; `bench/iogen-csv-file.ts`) given to the pane's file input. " +
-      `${results.length / limits.length} runs per limit, interleaved, each in a fresh browser: medians of times, ` +
-      "largest gaps and memory of the runs.",
-    "Rerun: `npm run bench:pane` (it builds dist/ first; add `-- --write` to replace this section).",
+      `${reportSeconds.length} runs, interleaved (each configuration, then \`caplab report\` on the same file), each pane ` +
+      "run in a fresh browser: medians of times, largest gaps and memory of the runs. *Round trip*: what the fake " +
+      "Excel's every `context.sync()` waits (`latencyMs`), as a request to Excel on the web does.",
+    `\`caplab report\` on the same file (\`node bin/caplab.js report FILE -o OUT.xlsx\`): median ${sec(headless)} s ` +
+      `(runs: ${reportSeconds.map(sec).join(", ")} s).`,
+    "Rerun: `npm run bench:pane` (it builds dist/ and lib/ first; add `-- --write` to replace this section).",
     "",
-    "| Subinterval rows to write | read + preview s | analyse + write s | of it writing s | total s | longest gap, progress display | longest gap, progress label | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | Chromium RSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB | requests (largest bytes) |",
+    "| Subinterval rows to write | round trip | round trips (largest request bytes) | read + preview s | analyse + write s | of it writing s | total s | total ÷ `caplab report` | longest gap, progress display | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB |",
     "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
-  for (const limit of limits) {
-    const rs = results.filter((r) => r.limit === limit);
+  for (const c of configs) {
+    const rs = results.filter((r) => r.limit === c.limit && r.latency === c.latency);
     const max = (f: (r: RunResult) => number): number => Math.max(...rs.map(f));
     const med = (f: (r: RunResult) => number): number => median(rs.map(f));
     lines.push(
-      `| ${fmt(limit)} | ${sec(med((r) => r.readSeconds))} | ${sec(med((r) => r.importSeconds))} | ` +
-        `${sec(med((r) => r.writeSeconds))} | ${sec(med((r) => r.totalSeconds))} | ${ms(max((r) => r.maxLabelGap))} ms | ` +
-        `${ms(max((r) => r.maxProgressGap))} ms | ${ms(max((r) => r.maxBeatGap))} ms | ${ms(max((r) => r.longestTask))} ms | ` +
+      `| ${fmt(c.limit)} | ${c.latency} ms | ${fmt(med((r) => r.requests))} (${fmt(max((r) => r.largestRequest))}) | ` +
+        `${sec(med((r) => r.readSeconds))} | ${sec(med((r) => r.importSeconds))} | ` +
+        `${sec(med((r) => r.writeSeconds))} | ${sec(med((r) => r.totalSeconds))} | ` +
+        `**${(med((r) => r.totalSeconds) / headless).toFixed(2)}×** | ${ms(max((r) => r.maxLabelGap))} ms | ` +
+        `${ms(max((r) => r.maxBeatGap))} ms | ${ms(max((r) => r.longestTask))} ms | ` +
         `${mib(max((r) => r.memory.pssSum))} (${mib(med((r) => r.idle.pssSum))}) | ` +
-        `${mib(max((r) => r.memory.rssSum))} (${mib(med((r) => r.idle.rssSum))}) | ` +
         `${mib(max((r) => r.memory.largestRss))} (${mib(med((r) => r.idle.largestRss))}) | ` +
-        `${mib(max((r) => r.heap))} | ${fmt(med((r) => r.requests))} (${fmt(max((r) => r.largestRequest))}) |`,
+        `${mib(max((r) => r.heap))} |`,
     );
   }
   lines.push("");
-  for (const limit of limits) {
-    const r = results.find((x) => x.limit === limit) as RunResult;
-    const worst = results.filter((x) => x.limit === limit).reduce((a, b) => (b.longestTask > a.longestTask ? b : a));
+  for (const c of configs) {
+    const rs = results.filter((x) => x.limit === c.limit && x.latency === c.latency);
+    const r = rs[0];
+    const worst = rs.reduce((a, b) => (b.longestTask > a.longestTask ? b : a));
     lines.push(
-      `- ${fmt(limit)}: sheets ${r.sheets.join(", ")}; Steps ${fmt(r.stepsRows)} rows, Subintervals ${fmt(r.subintervalRows)} rows; ` +
-        `${r.charts} charts; requests refused ${r.refused}; the longest task (${ms(worst.longestTask)} ms) began during ` +
-        `“${worst.longestTaskDuring}”. ` +
+      `- ${fmt(c.limit)} at ${c.latency} ms: sheets ${r.sheets.join(", ")}; Steps ${fmt(r.stepsRows)} rows, ` +
+        `Subintervals ${fmt(r.subintervalRows)} rows; ${r.charts} charts; requests refused ${r.refused}; the longest ` +
+        `task (${ms(worst.longestTask)} ms) began during “${worst.longestTaskDuring}”. ` +
         (r.summaryWarning
           ? `Summary sheet warning: “${r.summaryWarning.slice(0, 160)}…”`
           : "No rows left out (no warning)."),
@@ -331,7 +367,9 @@ function report(rows: number, bytes: number, results: RunResult[], limits: numbe
 async function main(argv: string[]): Promise<void> {
   const rows = Number(arg(argv, "--rows", "1000000"));
   const runs = Number(arg(argv, "--runs", "3"));
-  const limits = arg(argv, "--limits", "100000,1048575").split(",").map(Number);
+  const limits = arg(argv, "--limits", "1048575").split(",").map(Number);
+  const latencies = arg(argv, "--latencies", "0,20,100").split(",").map(Number);
+  const configs: Config[] = limits.flatMap((limit) => latencies.map((latency) => ({ limit, latency })));
   const dir = mkdtempSync(join(tmpdir(), "caplab-bench-pane-"));
   const server = await serveDist();
   try {
@@ -344,20 +382,24 @@ async function main(argv: string[]): Promise<void> {
         .join(" "),
     ];
     const results: RunResult[] = [];
+    const reportSeconds: number[] = [];
     for (let i = 0; i < runs; i++) {
-      for (const limit of limits) {
-        process.stderr.write(`run ${i + 1}/${runs}, limit ${fmt(limit)} ...\n`);
-        const r = await run(server.url, file, limit);
+      for (const c of configs) {
+        process.stderr.write(`run ${i + 1}/${runs}, limit ${fmt(c.limit)}, ${c.latency} ms per round trip ...\n`);
+        const r = await run(server.url, file, c.limit, c.latency);
         process.stderr.write(`${JSON.stringify({ ...r, warningsShown: r.warningsShown.length })}\n`);
         results.push(r);
       }
+      process.stderr.write(`run ${i + 1}/${runs}, caplab report ...\n`);
+      reportSeconds.push(headlessReport(file, dir, i));
+      process.stderr.write(`caplab report: ${sec(reportSeconds[i])} s\n`);
     }
     loads.push(
       loadavg()
         .map((l) => l.toFixed(1))
         .join(" "),
     );
-    const text = report(rows, bytes, results, limits, loads);
+    const text = report(rows, bytes, results, configs, reportSeconds, loads);
     process.stdout.write(text + "\n");
     if (argv.includes("--write")) {
       const docs = join(ROOT, "docs", "benchmarks.md");
