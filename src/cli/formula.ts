@@ -25,7 +25,7 @@ import {
 } from "../formula";
 import { loadRegistry, normalizeFunctionName, WorksheetFunction } from "./function-registry";
 
-export { Scalar as Cell, Value } from "../formula";
+export type { Scalar as Cell, Value } from "../formula";
 
 /** A problem with the formula itself (not an Excel error value): the CLI exits with status 2. */
 export class FormulaError extends Error {

@@ -29,7 +29,8 @@ import {
 import { runtimeFunctions, WorksheetFunctions } from "./functions";
 import { cellA1, parseReference, rangeA1, Reference } from "../analysis/plan";
 
-export { ErrorValue, isErrorValue, Scalar, Value } from "../formula";
+export { isErrorValue } from "../formula";
+export type { ErrorValue, Scalar, Value } from "../formula";
 
 /** A formula this evaluator cannot compute (the message says what). */
 export class Unsupported extends Error {
