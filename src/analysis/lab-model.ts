@@ -7,7 +7,7 @@ import { mmcMetrics } from "../core/mmc";
 import { cpuBasis, CPU_CENSOR_PCT, CpuFitGroup, cpuFits, CpuFits, StepFitRole } from "./lab-cpu-fit";
 import { LabStep } from "./lab-data";
 import { KNEE_FACTOR, ResponseFit } from "./lab-response-fit";
-import { AddinFormulaCell, CellValue, ChartPlan, SeriesPlan, SheetPlan } from "./plan";
+import { AddinFormulaCell, CellValue, ChartPlan, rowBelow, SeriesPlan, SheetPlan, TablePlan } from "./plan";
 import { ColumnSpec, F, fmt, formula, num, NUM, series, SheetBuilder } from "./sheet-builder";
 
 interface ModelRow {
@@ -578,6 +578,11 @@ function spansDecades(xs: number[]): boolean {
   return pos.length > 1 && Math.max(...pos) / Math.min(...pos) >= 10;
 }
 
+/** A step's measured mean or p99 response (ms), NaN when it has none. */
+function responseOf(s: LabStep, metric: "mean" | "p99"): number {
+  return (metric === "mean" ? s.values.response_ms_avg : s.values.response_ms_p99) ?? NaN;
+}
+
 /** The fitted curve R = S/(1 − X/X_max) from below the lightest step to near saturation, log-spaced on a log axis. */
 function curveSeries(c: ResponseFit, log: boolean, many: boolean): SeriesPlan[] {
   if (!c.fit) return [];
@@ -585,7 +590,11 @@ function curveSeries(c: ResponseFit, log: boolean, many: boolean): SeriesPlan[] 
   const xs = c.used.map((s) => s.values.iops as number);
   const sat = f.saturation.estimate;
   const from = Math.min(...xs) * 0.8;
-  const to = Math.min(0.97 * sat, 1.15 * Math.max(...xs, f.knee.estimate));
+  // Up to just past the measured range, and no higher than 1.5 × the slowest step fitted (where
+  // R = 1/(a + b·X) reaches it): near X_max the curve shoots up and would flatten the measured points.
+  const rCap = 1.5 * Math.max(...c.used.map((s) => responseOf(s, c.metric)));
+  const xCap = Number.isFinite(rCap) && f.fit.slope < 0 ? (1 / rCap - f.fit.intercept) / f.fit.slope : Infinity;
+  const to = Math.min(0.97 * sat, 1.15 * Math.max(...xs, f.knee.estimate), Math.max(xCap, f.knee.estimate));
   if (!(to > from) || !(from > 0)) return [];
   const points = 60;
   const x: number[] = [];
@@ -660,6 +669,9 @@ function cpuChart(rows: ModelRow[], groups: CpuFitGroup[]): ChartPlan | null {
   }
   if (censored.length > 0) s.push(series(`censored (≥ ${CPU_CENSOR_PCT} % CPU, off the line)`, censored, "points"));
   const tool = groups.length > 0 && groups.every((g) => g.basis === "tool");
+  // The steps series is the Model table's X and CPU % columns only when every row with both is on
+  // it (an excluded step has CPU figures but is not drawn); otherwise it is drawn from chart data.
+  const live = pts.length === rows.filter((m) => m.busyPct !== null && m.step.values.iops !== null).length;
   return {
     id: "cpu-vs-iops",
     title: "CPU vs IOPS",
@@ -667,8 +679,47 @@ function cpuChart(rows: ModelRow[], groups: CpuFitGroup[]): ChartPlan | null {
     xTitle: "IOPS",
     yTitle: tool ? "tool CPU % (of one CPU)" : "CPU busy %",
     series: s,
-    source: { table: "Model", xColumn: "x", yColumns: ["busy"] },
+    ...(live ? { source: { table: "Model", xColumn: "x", yColumns: ["busy"] } } : {}),
   };
+}
+
+/** Name of the Model sheet's hidden table of chart data. */
+export const MODEL_CHART_DATA_TABLE = "ModelChartData";
+
+/**
+ * The chart data no table of the sheet holds (fitted curves, knees, fitted lines, the measured
+ * p99), as one hidden helper table two columns a series, placed one column right of the sheet's
+ * tables from the first table's header row; each such series gets `cells` naming its columns. A
+ * series the chart's `source` maps to a table column keeps that mapping.
+ *
+ * @returns the helper table (already given its position), or null when every series is in a table
+ */
+export function chartDataTable(
+  name: string,
+  sheet: { notes: string[]; tables: TablePlan[] },
+  charts: ChartPlan[],
+): TablePlan | null {
+  const columns: TablePlan["columns"] = [];
+  const data: number[][] = [];
+  for (const chart of charts)
+    chart.series.forEach((s, i) => {
+      if (s.cells || (chart.source && chart.source.yColumns[i] !== undefined) || s.x.length === 0) return;
+      const key = `${chart.id}:${i}`;
+      columns.push(
+        { key: `${key}:x`, header: `${chart.id} ${i + 1} x: ${s.name}`, numFmt: "General" },
+        { key: `${key}:y`, header: `${chart.id} ${i + 1} y`, numFmt: "General" },
+      );
+      data.push(s.x, s.y);
+      s.cells = { table: name, x: `${key}:x`, y: `${key}:y` };
+    });
+  if (columns.length === 0) return null;
+  const n = Math.max(...data.map((d) => d.length));
+  const rows: CellValue[][] = Array.from({ length: n }, (_, r) =>
+    data.map((d) => (r < d.length && Number.isFinite(d[r]) ? d[r] : null)),
+  );
+  const right = Math.max(1, ...sheet.tables.map((t) => t.at.col + t.columns.length));
+  const top = sheet.tables[0]?.at.row ?? rowBelow(0, sheet.notes.length);
+  return { name, columns, rows, at: { row: top, col: right + 1 }, hidden: true };
 }
 
 /**
@@ -692,5 +743,8 @@ export function modelSheet(
     cpuChart(rows, cpu.groups),
   ])
     if (chart) model.charts.push(chart);
-  return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups) };
+  const sheet = model.sheet();
+  const helper = chartDataTable(MODEL_CHART_DATA_TABLE, sheet, sheet.charts);
+  if (helper) sheet.tables.push(helper);
+  return { sheet, headline: cpuHeadline(cpu.groups) };
 }

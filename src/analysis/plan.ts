@@ -140,6 +140,12 @@ export interface TablePlan {
    * others write the header and rows as values.
    */
   arrayFormula?: string;
+  /**
+   * A helper table holding chart data (fitted curves, knees) that is not a result to read: the
+   * workbook renderers write it and hide its columns (charts still draw from them); the HTML and
+   * text reports leave it out (they draw the series from the chart plan).
+   */
+  hidden?: boolean;
 }
 
 export interface SeriesPlan {
@@ -147,6 +153,12 @@ export interface SeriesPlan {
   x: number[];
   y: number[];
   style: "points" | "line" | "points+line";
+  /**
+   * The series' cells on the chart's own sheet: a table (by name) and its x and y columns (by key),
+   * rows from the first down to `x.length` (usually a {@link TablePlan.hidden} helper table).
+   * Workbook renderers draw the series over these cells.
+   */
+  cells?: { table: string; x: string; y: string };
 }
 
 export interface ChartPlan {

@@ -15,8 +15,11 @@
  * - charts are native XYScatter charts with `seriesBy: Columns` set explicitly (`auto` misplots on
  *   the web, OfficeDev/office-js#2929). A series the plan takes from a table's columns (the
  *   chart's `source`) refers to those columns' cells, so editing an input (a Model formula's
- *   operand) re-draws it; other series (model curves, fitted lines, the Subintervals time series)
- *   are drawn from a data block beside the tables, sampled to at most 1,000 points;
+ *   operand) re-draws it; a series with `cells` refers to those (a hidden helper table of chart
+ *   data the plan placed: fitted curves, knees); the others (the Subintervals time series) are
+ *   drawn from a data block beside the tables, sampled to at most 1,000 points. Helper tables and
+ *   data blocks are hidden columns, with `plotVisibleOnly` off so the charts still draw them
+ *   (ExcelApi 1.8; on 1.7 they stay visible);
  * - `CAPLAB.*` formulas only when the custom functions are registered in this runtime (else Excel
  *   can leave them at #NAME?, OfficeDev/office-js#6611); otherwise their computed values.
  */
@@ -284,8 +287,13 @@ class Writer {
     for (const [i, series] of chart.series.entries()) {
       let xRange: Excel.Range;
       let yRange: Excel.Range;
+      const own = series.cells ? cellsOf(tables, series.cells, series.x.length) : null;
       const live = placed && chart.source ? liveColumns(placed.table, chart.source, i, series) : null;
-      if (live && placed) {
+      if (own) {
+        // The series' own cells in a (hidden) helper table the plan placed.
+        xRange = ws.getRangeByIndexes(own.row, own.x, own.n, 1);
+        yRange = ws.getRangeByIndexes(own.row, own.y, own.n, 1);
+      } else if (live && placed) {
         const first = placed.at.row + 1;
         const n = tableRowCount(placed.table);
         xRange = ws.getRangeByIndexes(first, placed.at.col + live.x, n, 1);
@@ -325,6 +333,8 @@ class Writer {
     excelChart.axes.valueAxis.title.text = chart.yTitle;
     // A scatter chart's x axis is a value axis: logBase applies (ExcelApi 1.7, as the rest here).
     if (chart.xLog) excelChart.axes.categoryAxis.logBase = 10;
+    // Chart data may sit in hidden columns; Excel leaves hidden cells out unless told (ExcelApi 1.8).
+    if (canHideChartData()) excelChart.plotVisibleOnly = false;
     excelChart.setPosition(cellA1(anchor), cellA1({ row: anchor.row + 17, col: anchor.col + 7 }));
     return bytes;
   }
@@ -369,6 +379,34 @@ export function liveColumns(
     planned.sort(order);
   }
   return cells.every(([xv, yv], k) => xv === planned[k][0] && yv === planned[k][1]) ? { x, y } : null;
+}
+
+/** The rows and columns of a series' `cells` in its placed table; null when they cannot be found. */
+function cellsOf(
+  tables: { table: TablePlan; at: { row: number; col: number } }[],
+  cells: NonNullable<SeriesPlan["cells"]>,
+  n: number,
+): { row: number; x: number; y: number; n: number } | null {
+  const placed = tables.find((t) => t.table.name === cells.table);
+  if (!placed || n === 0 || n > tableRowCount(placed.table)) return null;
+  const x = columnIndex(placed.table, cells.x);
+  const y = columnIndex(placed.table, cells.y);
+  if (x < 0 || y < 0) return null;
+  return { row: placed.at.row + 1, x: placed.at.col + x, y: placed.at.col + y, n };
+}
+
+/**
+ * True when chart data may be hidden: `Chart.plotVisibleOnly` (ExcelApi 1.8) lets a chart draw
+ * hidden cells. On an older Excel the data stays visible rather than vanishing from the charts.
+ */
+function canHideChartData(): boolean {
+  return typeof Office !== "undefined" && Office.context?.requirements?.isSetSupported("ExcelApi", "1.8") === true;
+}
+
+/** Hides columns `from` to `to` − 1 (chart data: hidden tables and data blocks), when charts can still draw them. */
+function hideColumns(ws: Excel.Worksheet, from: number, to: number): void {
+  if (to > from && canHideChartData())
+    ws.getRangeByIndexes(0, from, 1, to - from).getEntireColumn().columnHidden = true;
 }
 
 /** Columns used by a sheet's notes and tables (charts and their data go to the right of them). */
@@ -426,6 +464,7 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
           if (isTable) tables.push(tableName);
         }
         if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(sheet.tables[0].at.row + 1);
+        for (const t of sheet.tables) if (t.hidden) hideColumns(ws, t.at.col, t.at.col + t.columns.length);
         const used = usedColumns(sheet);
         const dataCol = used + 10;
         let chartBytes = 0;
@@ -442,6 +481,7 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
           chartCol += 3 * Math.max(1, chart.series.length);
           charts++;
         });
+        hideColumns(ws, dataCol, chartCol);
         await writer.sync(name, `freeze panes and ${sheet.charts.length} charts`, chartBytes, 0);
         written.push({ planned: sheet.name, written: name });
         report(rowsTotal);

@@ -297,7 +297,8 @@ function renderSheet(sheet: SheetPlan, index: number, maxRows: number, charts: C
     });
     out.push(`</div>`);
   }
-  for (const table of sheet.tables) out.push(renderTable(table, maxRows));
+  // A hidden table is chart data: the charts above draw it from the plan's series.
+  for (const table of sheet.tables) if (!table.hidden) out.push(renderTable(table, maxRows));
   out.push(`</section>`);
   return out.filter((s) => s !== "").join("\n");
 }

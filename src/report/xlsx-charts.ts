@@ -9,8 +9,10 @@
  * `xl/charts/chartN.xml`, `xl/drawings/drawingN.xml` with its relationships, a relationship from
  * the worksheet to its drawing and a `<drawing>` element placed where CT_Worksheet expects it
  * (before legacyDrawing / tableParts), and the two content types. Each chart is anchored below
- * the sheet's lowest table, 18 rows high and 8 columns wide. Charts without `source` are skipped
- * (the HTML report still draws them).
+ * the sheet's lowest table, 16.5 × 9 cm (18 default rows high), one below the other. A series is drawn over its `cells`
+ * (a hidden helper table: `plotVisOnly` is off so hidden columns are drawn) or its chart's `source`
+ * columns; series with neither, and charts with no such series, are skipped (the HTML report still
+ * draws them).
  */
 import JSZip from "jszip";
 import {
@@ -54,6 +56,8 @@ export interface ChartSpec {
   yTitle: string;
   /** Number format of the y values and axis ("General" when unknown). */
   yFormat: string;
+  /** A base-10 logarithmic x axis. */
+  xLog?: boolean;
   series: {
     name: string;
     /** The cell holding the name (`'Sheet'!$C$5`), when there is one. */
@@ -66,22 +70,36 @@ export interface ChartSpec {
     y: number[];
     /** Lines between the markers (false: markers only). */
     lines: boolean;
+    /** Markers at the points (false: a line alone, e.g. a fitted curve of many points). */
+    markers?: boolean;
   }[];
+}
+
+/** Series colours (Office theme accents, with red and purple for the knees after the curves), so every renderer tells series apart. */
+const PALETTE = ["4472C4", "ED7D31", "C00000", "70AD47", "7030A0", "FFC000", "264478", "A5A5A5"];
+
+/** An axis' number format: the values' own, or General when it has more than two decimals (axis labels need fewer). */
+function axisFormat(format: string): string {
+  return /\.0{3,}/.test(format) ? "General" : format;
 }
 
 /** The chart part (a scatter chart with markers and lines) for a spec. */
 export function scatterChartXml(spec: ChartSpec): string {
   const xs = spec.series[0]?.x ?? [];
-  const wholeX = xs.length > 0 && xs.every(Number.isInteger) && Math.max(...xs) - Math.min(...xs) <= 60;
+  const wholeX = !spec.xLog && xs.length > 0 && xs.every(Number.isInteger) && Math.max(...xs) - Math.min(...xs) <= 60;
   const series = spec.series
     .map((s, i) => {
       const name = s.nameRef
         ? `<c:tx><c:strRef><c:f>${xml(s.nameRef)}</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${xml(s.name)}</c:v></c:pt></c:strCache></c:strRef></c:tx>`
         : `<c:tx><c:v>${xml(s.name)}</c:v></c:tx>`;
+      // Explicit colours: LibreOffice gives every marker of a scatter chart the same default colour.
+      const color = `<a:solidFill><a:srgbClr val="${PALETTE[i % PALETTE.length]}"/></a:solidFill>`;
       return (
         `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>${name}` +
-        (s.lines ? "" : `<c:spPr><a:ln w="19050"><a:noFill/></a:ln></c:spPr>`) +
-        `<c:marker><c:symbol val="circle"/><c:size val="6"/></c:marker>` +
+        `<c:spPr><a:ln w="19050">${s.lines ? color : "<a:noFill/>"}</a:ln></c:spPr>` +
+        (s.markers === false
+          ? `<c:marker><c:symbol val="none"/></c:marker>`
+          : `<c:marker><c:symbol val="${i === 0 ? "circle" : "diamond"}"/><c:size val="${i === 0 ? 6 : 9}"/><c:spPr>${color}<a:ln>${color}</a:ln></c:spPr></c:marker>`) +
         `<c:xVal><c:numRef><c:f>${xml(s.xRef)}</c:f>${numCache(s.x, "General")}</c:numRef></c:xVal>` +
         `<c:yVal><c:numRef><c:f>${xml(s.yRef)}</c:f>${numCache(s.y, spec.yFormat)}</c:numRef></c:yVal>` +
         `<c:smooth val="0"/></c:ser>`
@@ -96,8 +114,9 @@ export function scatterChartXml(spec: ChartSpec): string {
     format: string,
     extra: string,
     range = "",
+    log = false,
   ): string =>
-    `<c:valAx><c:axId val="${id}"/><c:scaling><c:orientation val="minMax"/>${range}</c:scaling><c:delete val="0"/>` +
+    `<c:valAx><c:axId val="${id}"/><c:scaling>${log ? `<c:logBase val="10"/>` : ""}<c:orientation val="minMax"/>${range}</c:scaling><c:delete val="0"/>` +
     `<c:axPos val="${pos}"/>${pos === "l" ? "<c:majorGridlines/>" : ""}${title(name)}` +
     `<c:numFmt formatCode="${xml(format)}" sourceLinked="0"/><c:majorTickMark val="out"/><c:minorTickMark val="none"/>` +
     `<c:tickLblPos val="nextTo"/><c:crossAx val="${cross}"/><c:crosses val="autoZero"/><c:crossBetween val="midCat"/>${extra}</c:valAx>`;
@@ -114,60 +133,98 @@ export function scatterChartXml(spec: ChartSpec): string {
       wholeX ? "0" : "General",
       wholeX ? `<c:majorUnit val="1"/>` : "",
       wholeX ? `<c:max val="${Math.max(...xs)}"/><c:min val="${Math.min(...xs)}"/>` : "",
+      spec.xLog === true,
     ) +
-    axis(500200, 500100, "l", spec.yTitle, spec.yFormat, "") +
-    `</c:plotArea><c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart></c:chartSpace>`
+    axis(500200, 500100, "l", spec.yTitle, axisFormat(spec.yFormat), "") +
+    `</c:plotArea><c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="0"/><c:dispBlanksAs val="gap"/></c:chart></c:chartSpace>`
   );
 }
 
-/** The chart part for one chart plan whose source table is placed on `sheet`; undefined if it cannot be resolved. */
+/** A series' cells as the chart refers to them: the table's x and y ranges over `n` rows, and the name cell. */
+function seriesCells(
+  sheet: SheetPlan,
+  tableName: string,
+  xKey: string,
+  yKey: string,
+  n: number,
+): { nameRef: string; xRef: string; yRef: string; numFmt?: string } | undefined {
+  const table = sheet.tables.find((t) => t.name === tableName);
+  if (!table || n === 0) return undefined;
+  const xCol = table.columns.findIndex((c) => c.key === xKey);
+  const yCol = table.columns.findIndex((c) => c.key === yKey);
+  if (xCol < 0 || yCol < 0) return undefined;
+  const at = table.at;
+  return {
+    nameRef: ref(sheet.name, at.row, at.col + yCol),
+    xRef: ref(sheet.name, at.row + 1, at.col + xCol, at.row + n),
+    yRef: ref(sheet.name, at.row + 1, at.col + yCol, at.row + n),
+    numFmt: table.columns[yCol].numFmt,
+  };
+}
+
+/**
+ * The chart part for one chart plan on `sheet`; undefined when none of its series can be drawn
+ * over cells. A series is drawn over its `cells` (a helper table) when it has them, else over the
+ * chart's `source` columns (all rows of the source table); a series with neither is left out.
+ */
 export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined {
   const source = chart.source;
-  if (!source) return undefined;
-  const table = sheet.tables.find((t) => t.name === source.table);
-  if (!table) return undefined;
-  const at = table.at;
-  const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
-  const xCol = col(source.xColumn);
-  const yCols = source.yColumns.map(col);
-  if (xCol < 0 || yCols.some((c) => c < 0)) return undefined;
-  const n = tableRowCount(table);
-  if (n === 0) return undefined;
-  const first = at.row + 1;
-  const last = at.row + n;
+  const sourceTable = source ? sheet.tables.find((t) => t.name === source.table) : undefined;
+  const series: ChartSpec["series"] = [];
+  let yFormat: string | undefined;
+  chart.series.forEach((s, i) => {
+    const yKey = source?.yColumns[i];
+    const cells = s.cells
+      ? seriesCells(sheet, s.cells.table, s.cells.x, s.cells.y, s.x.length)
+      : source && sourceTable && yKey !== undefined
+        ? seriesCells(sheet, source.table, source.xColumn, yKey, tableRowCount(sourceTable))
+        : undefined;
+    if (!cells) return;
+    // A series over its own cells is named by the plan (the helper table's header is for people
+    // reading the hidden columns); one over a result table's column by that column's header cell.
+    series.push({
+      name: s.cells ? s.name : (sourceTable?.columns.find((c) => c.key === yKey)?.header ?? s.name),
+      ...(s.cells ? {} : { nameRef: cells.nameRef }),
+      xRef: cells.xRef,
+      yRef: cells.yRef,
+      x: s.x,
+      y: s.y,
+      lines: s.style !== "points",
+      markers: s.style !== "line",
+    });
+    if (!s.cells) yFormat ??= cells.numFmt;
+  });
+  if (series.length === 0) return undefined;
   return scatterChartXml({
     title: chart.title,
     xTitle: chart.xTitle,
     yTitle: chart.yTitle,
-    yFormat: table.columns[yCols[0]]?.numFmt ?? "General",
-    series: yCols.map((c, i) => {
-      const s = chart.series[i];
-      return {
-        name: table.columns[c].header,
-        nameRef: ref(sheet.name, at.row, at.col + c),
-        xRef: ref(sheet.name, first, at.col + xCol, last),
-        yRef: ref(sheet.name, first, at.col + c, last),
-        x: s?.x ?? [],
-        y: s?.y ?? [],
-        lines: s?.style !== "points",
-      };
-    }),
+    yFormat: yFormat ?? "General",
+    xLog: chart.xLog === true,
+    series,
   });
 }
 
 /** The first sheet row below every table (and the notes). */
 function belowTables(sheet: SheetPlan): number {
-  return Math.max(rowBelow(0, sheet.notes.length), ...sheet.tables.map(rowBelowTable));
+  // Hidden (chart data) tables sit to the right and are not seen: the charts go below the others.
+  return Math.max(rowBelow(0, sheet.notes.length), ...sheet.tables.filter((t) => !t.hidden).map(rowBelowTable));
 }
+
+/** A chart's size in EMU (16.5 × 9 cm: 18 default rows high), whatever the widths of the columns under it. */
+const CHART_WIDTH_EMU = 5_940_000;
+const CHART_HEIGHT_EMU = 3_240_000;
 
 function anchor(index: number, row: number, rId: string, col = 0): string {
   const at = (c: number, r: number): string =>
     `<xdr:col>${c}</xdr:col><xdr:colOff>0</xdr:colOff><xdr:row>${r}</xdr:row><xdr:rowOff>0</xdr:rowOff>`;
+  // One cell anchor with a fixed size: a two-cell anchor over 8 columns grew as wide as the
+  // tables' columns above it (a Model sheet's chart ran off the page).
   return (
-    `<xdr:twoCellAnchor editAs="oneCell"><xdr:from>${at(col, row)}</xdr:from><xdr:to>${at(col + 8, row + 18)}</xdr:to>` +
+    `<xdr:oneCellAnchor><xdr:from>${at(col, row)}</xdr:from><xdr:ext cx="${CHART_WIDTH_EMU}" cy="${CHART_HEIGHT_EMU}"/>` +
     `<xdr:graphicFrame macro=""><xdr:nvGraphicFramePr><xdr:cNvPr id="${index + 2}" name="Chart ${index + 1}"/><xdr:cNvGraphicFramePr/></xdr:nvGraphicFramePr>` +
     `<xdr:xfrm><a:off x="0" y="0"/><a:ext cx="0" cy="0"/></xdr:xfrm><a:graphic><a:graphicData uri="http://schemas.openxmlformats.org/drawingml/2006/chart">` +
-    `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rId}"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:twoCellAnchor>`
+    `<c:chart xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" r:id="${rId}"/></a:graphicData></a:graphic></xdr:graphicFrame><xdr:clientData/></xdr:oneCellAnchor>`
   );
 }
 

@@ -146,9 +146,14 @@ function* sheetXml(
     sheet.freezeHeader && first
       ? `<pane ySplit="${first.at.row + 1}" topLeftCell="A${first.at.row + 2}" activePane="bottomLeft" state="frozen"/>`
       : "";
+  // Columns of hidden (chart data) tables are written and hidden.
+  const hidden = new Set(sheet.tables.filter((t) => t.hidden).flatMap((t) => t.columns.map((_, j) => t.at.col + j)));
   const cols = h
     .sheetWidths(sheet)
-    .map((w, j) => `<col min="${j + 1}" max="${j + 1}" width="${w}" customWidth="1"/>`)
+    .map(
+      (w, j) =>
+        `<col min="${j + 1}" max="${j + 1}" width="${w}" customWidth="1"${hidden.has(j) ? ` hidden="1"` : ""}/>`,
+    )
     .join("");
   yield (
     `${XML_HEAD}<worksheet xmlns="${NS_MAIN}" xmlns:r="${NS_REL}"><sheetPr><pageSetUpPr fitToPage="1"/></sheetPr>` +

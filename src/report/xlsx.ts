@@ -23,6 +23,7 @@
 import ExcelJS from "exceljs";
 import type { Readable } from "stream";
 import { CellValue, SheetPlan, TablePlan, tableCell, tableRow, tableRowCount, WorkbookPlan } from "../analysis/plan";
+import { addNativeCharts } from "./xlsx-charts";
 import { xlsxStream } from "./xlsx-stream";
 import { cellText, planXmlText } from "./xml-text";
 
@@ -164,9 +165,17 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
   widths.forEach((w, j) => {
     ws.getColumn(j + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w));
   });
+  for (const j of hiddenColumns(sheet)) ws.getColumn(j + 1).hidden = true;
   if (sheet.freezeHeader && firstHeader !== null) {
     ws.views = [{ state: "frozen", xSplit: 0, ySplit: firstHeader + 1, topLeftCell: `A${firstHeader + 2}` }];
   }
+}
+
+/** 0-based columns of a sheet's hidden (chart data) tables: written, then hidden. */
+export function hiddenColumns(sheet: SheetPlan): number[] {
+  const out: number[] = [];
+  for (const t of sheet.tables) if (t.hidden) for (let j = 0; j < t.columns.length; j++) out.push(t.at.col + j);
+  return out;
 }
 
 /**
@@ -237,5 +246,8 @@ function sheetWidths(sheet: SheetPlan): number[] {
 export async function renderXlsxContent(plan: WorkbookPlan, options: XlsxOptions = {}): Promise<Buffer | Readable> {
   if (planCells(plan) > (options.streamAboveCells ?? DEFAULT_STREAM_ABOVE))
     return xlsxStream(planXmlText(plan), { cellText, uniqueHeaders, sheetWidths }, options.progress);
-  return renderXlsx(plan);
+  // Native charts (those over a table's cells) are added to the in-memory file; the streamed one,
+  // for plans too large to hold, has none (the HTML report draws them). Their texts and sheet
+  // references go through the same XML filter as the sheets'.
+  return addNativeCharts(await renderXlsx(plan), planXmlText(plan));
 }

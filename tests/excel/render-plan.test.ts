@@ -279,7 +279,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     expect(samplePoints([1, 2, 3, 4, 5], [1, 2, 3, 4, 5], 3)).toEqual({ x: [1, 3, 5], y: [1, 3, 5] });
   });
 
-  test("Model charts: series of the Model table's rows refer to its cells (editing re-draws); curves are copies", async () => {
+  test("Model charts: series of the Model table's rows refer to its cells (editing re-draws); curves to the hidden helper table", async () => {
     const host = install();
     const plan = buildLabPlan(
       ["subintervals.csv", "summary.csv"].map((f) => {
@@ -305,12 +305,16 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     // The drawn points are the plan's (the cells hold what the plan computed; the plan lists them by x).
     const pairs = (xs: unknown[], ys: unknown[]): string[] => xs.map((x, k) => `${x},${ys[k]}`).sort();
     expect(pairs(rt.series[0].x, rt.series[0].y)).toEqual(pairs(planned.series[0].x, planned.series[0].y));
-    // The fitted curve is not in a table: a copy beside the tables, right of the used columns.
+    // The fitted curve is not a result table's: its columns of the plan's hidden helper table,
+    // right of the visible tables.
     const curve = rt.series[1];
     expect(curve.name).toMatch(/^fitted S\/\(1 − X\/X_max\)/);
-    const letters = /^Model!([A-Z]+)2:/.exec(curve.xRef ?? "")![1];
-    const curveCol = [...letters].reduce((a, ch) => a * 26 + ch.charCodeAt(0) - 64, 0) - 1;
-    expect(curveCol).toBeGreaterThan(at.col + table.columns.length);
+    const helper = model.tables.find((t) => t.hidden)!;
+    const cells = planned.series[1].cells!;
+    expect(cells.table).toBe(helper.name);
+    const hx = columnLetter(helper.at.col + columnIndex(helper, cells.x));
+    expect(curve.xRef).toBe(`Model!${hx}${helper.at.row + 2}:${hx}${helper.at.row + 1 + planned.series[1].x.length}`);
+    expect(helper.at.col).toBeGreaterThan(at.col + table.columns.length);
     expect(curve.x).toEqual(planned.series[1].x);
     // Steps from 1,000 to ~40,000 IOPS span decades: a log x axis, in the plan and in Excel.
     expect(planned.xLog).toBe(true);

@@ -1,0 +1,131 @@
+/**
+ * The Model sheet (src/analysis/lab-model.ts) on the first-run sample (fixtures/lab-sample, drawn
+ * from the documented model of fixtures/lab-model.ts): its charts' data, the hidden helper table
+ * that holds the fitted curves and knees, and how the .xlsx draws them (native charts over those
+ * cells, log x axis, hidden columns that the charts still plot).
+ */
+import * as fs from "fs";
+import * as path from "path";
+import JSZip from "jszip";
+import { readLabText } from "../../src/import/detect";
+import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { chartDataTable, MODEL_CHART_DATA_TABLE } from "../../src/analysis/lab-model";
+import { ChartPlan, rangeA1, SheetPlan, tableCell, WorkbookPlan } from "../../src/analysis/plan";
+import { renderXlsxContent } from "../../src/report/xlsx";
+
+const DIR = path.join(__dirname, "fixtures", "lab-sample");
+
+function samplePlan(): WorkbookPlan {
+  return buildLabPlan(
+    ["subintervals.csv", "summary.csv"].map((f) => readLabText(fs.readFileSync(path.join(DIR, f), "utf8"), f)),
+    { today: new Date(Date.UTC(2026, 10, 25)) },
+  );
+}
+
+const plan = samplePlan();
+const model = plan.sheets.find((s) => s.name === "Model") as SheetPlan;
+
+describe("Model charts and their helper table", () => {
+  test("the response charts use a log x axis (the sample spans 1,000 to 39,000 IOPS) and the CPU chart a linear one", () => {
+    const byId = new Map(model.charts.map((c) => [c.id, c]));
+    expect(byId.get("response-vs-throughput")?.xLog).toBe(true);
+    expect(byId.get("p99-vs-throughput")?.xLog).toBe(true);
+    expect(byId.get("cpu-vs-iops")?.xLog).toBeFalsy();
+  });
+
+  test("every series not in a result table sits in the hidden helper table, right of the visible tables", () => {
+    const helper = model.tables.find((t) => t.name === MODEL_CHART_DATA_TABLE);
+    expect(helper?.hidden).toBe(true);
+    const visibleRight = Math.max(...model.tables.filter((t) => !t.hidden).map((t) => t.at.col + t.columns.length));
+    expect(helper!.at.col).toBe(visibleRight + 1);
+    for (const chart of model.charts)
+      chart.series.forEach((s, i) => {
+        const inSource = chart.source?.yColumns[i] !== undefined;
+        expect(inSource || s.cells !== undefined).toBe(true);
+        if (!s.cells) return;
+        const xj = helper!.columns.findIndex((c) => c.key === s.cells!.x);
+        const yj = helper!.columns.findIndex((c) => c.key === s.cells!.y);
+        // The helper's cells are the series' numbers, row by row.
+        s.x.forEach((x, r) => {
+          expect(tableCell(helper!, r, xj)).toBe(x);
+          expect(tableCell(helper!, r, yj)).toBe(s.y[r]);
+        });
+      });
+    // Two fitted curves (nfs, fc) of 61 points, two knees, per response chart; the two CPU lines.
+    const curves = model.charts.flatMap((c) => c.series).filter((s) => s.name.startsWith("fitted S/"));
+    expect(curves).toHaveLength(4);
+    for (const c of curves) expect(c.x).toHaveLength(61);
+  });
+
+  test("the fitted curve stops before it leaves the measured points behind (≤ 1.5 × the slowest fitted step)", () => {
+    const response = model.charts.find((c) => c.id === "response-vs-throughput") as ChartPlan;
+    const measuredMax = Math.max(...response.series[0].y);
+    for (const s of response.series.filter((x) => x.name.startsWith("fitted S/")))
+      expect(Math.max(...s.y)).toBeLessThanOrEqual(1.5 * measuredMax * (1 + 1e-9));
+  });
+
+  test("chartDataTable: nothing to hold when every series is a table's", () => {
+    const chart: ChartPlan = {
+      id: "c",
+      title: "t",
+      kind: "scatter",
+      xTitle: "x",
+      yTitle: "y",
+      series: [{ name: "a", x: [1, 2], y: [3, 4], style: "points" }],
+      source: { table: "T", xColumn: "x", yColumns: ["y"] },
+    };
+    expect(chartDataTable("H", { notes: [], tables: [] }, [chart])).toBeNull();
+    chart.source = undefined;
+    const h = chartDataTable("H", { notes: ["title"], tables: [] }, [chart])!;
+    expect(h.columns.map((c) => c.key)).toEqual(["c:0:x", "c:0:y"]);
+    expect(h.rows).toEqual([
+      [1, 3],
+      [2, 4],
+    ]);
+    expect(chart.series[0].cells).toEqual({ table: "H", x: "c:0:x", y: "c:0:y" });
+  });
+});
+
+describe("the .xlsx caplab report writes", () => {
+  let zip: JSZip;
+  beforeAll(async () => {
+    zip = await JSZip.loadAsync((await renderXlsxContent(plan)) as Buffer);
+  });
+  const text = async (name: string): Promise<string> => (await zip.file(name)?.async("string")) ?? "";
+
+  test("the Model sheet has three native charts; the response charts on a base-10 log axis over the helper's cells", async () => {
+    const charts = Object.keys(zip.files).filter((n) => /^xl\/charts\/chart\d+\.xml$/.test(n));
+    expect(charts).toHaveLength(3);
+    const xml = await Promise.all(charts.sort().map(text));
+    const [mean, p99, cpu] = xml;
+    expect(mean).toContain("Response time vs throughput");
+    expect(mean).toContain('<c:scaling><c:logBase val="10"/><c:orientation val="minMax"/>');
+    expect(p99).toContain('<c:logBase val="10"/>');
+    expect(cpu).not.toContain("logBase");
+    // Hidden cells are drawn.
+    for (const x of xml) expect(x).toContain('<c:plotVisOnly val="0"/>');
+    // The first fitted curve's x refers to the helper table's first column, 61 rows.
+    const helper = model.tables.find((t) => t.name === MODEL_CHART_DATA_TABLE)!;
+    const range = rangeA1(
+      { row: helper.at.row + 1, col: helper.at.col },
+      { row: helper.at.row + 61, col: helper.at.col },
+      { absolute: true, sheet: "Model" },
+    ).replace(/'/g, "&apos;");
+    expect(mean).toContain(`<c:f>${range}</c:f>`);
+  });
+
+  test("the helper table's columns are hidden in the worksheet, the result tables' are not", async () => {
+    const workbook = await text("xl/workbook.xml");
+    const rid = /<sheet [^>]*name="Model"[^>]*r:id="([^"]+)"/.exec(workbook)![1];
+    const rels = await text("xl/_rels/workbook.xml.rels");
+    const target = new RegExp(`Id="${rid}"[^>]*Target="([^"]+)"`).exec(rels)![1].replace(/^\/?xl\//, "");
+    const sheet = await text(`xl/${target}`);
+    const helper = model.tables.find((t) => t.name === MODEL_CHART_DATA_TABLE)!;
+    const hidden = new Set<number>();
+    for (const m of sheet.matchAll(/<col min="(\d+)" max="(\d+)"[^>]*hidden="1"/g))
+      for (let c = Number(m[1]); c <= Number(m[2]); c++) hidden.add(c - 1);
+    for (let j = 0; j < helper.columns.length; j++) expect(hidden.has(helper.at.col + j)).toBe(true);
+    for (const t of model.tables.filter((x) => !x.hidden))
+      for (let j = 0; j < t.columns.length; j++) expect(hidden.has(t.at.col + j)).toBe(false);
+  });
+});
