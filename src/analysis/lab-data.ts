@@ -44,6 +44,7 @@ export const PLAN_METRICS: readonly StepMetric[] = [
   "cpu_cores",
   "measure_seconds",
   "achieved_pm",
+  "steady_from",
 ];
 
 /** Step metrics that are results of a step: what the pane offers as the fitted response. */
@@ -72,7 +73,30 @@ export interface MeasureWindow {
     samples: number;
     /** Achieved relative half-width, a fraction. */
     achieved: number;
+    /** Mean IOPS over that window. */
+    mean: number;
   } | null;
+}
+
+/**
+ * Where a step's steady state begins, and who judged it. iogen (summary CSV schema 3) writes
+ * `steady_from` and `seen_enough` (docs/iogen-csv.md): its summary row then covers the steady-state
+ * window only, and the analysis takes its word. Older CSVs (no `steady_from` column) and steps
+ * without a summary row get SEEN_ENOUGH run here on the measured IOPS, said so on the sheet.
+ */
+export interface SteadyState {
+  /** "iogen": iogen's own judgement; "recomputed": SEEN_ENOUGH run here (the CSV does not say). */
+  basis: "iogen" | "recomputed";
+  /** true: steady state found; false: never reached (the rule never held); null: not judged. */
+  reached: boolean | null;
+  /** Measured subinterval (iogen numbers them from 1) where the steady window starts, if known. */
+  from: number | null;
+  /** Measured subintervals in the window (from `from` to the last), if known. */
+  subintervals: number | null;
+  /** Mean IOPS over the window (iogen: the summary row's, which covers the window only). */
+  meanIops: number | null;
+  /** What was used, in plain words (shown on the Steps sheet). */
+  note: string;
 }
 
 export interface LabStep {
@@ -93,6 +117,8 @@ export interface LabStep {
   /** Text labels: iogen label columns, fio's rw / job / numjobs / options that vary. */
   labels: Record<string, string>;
   window: MeasureWindow | null;
+  /** iogen steps: the steady-state window and who judged it; null for fio or without any window. */
+  steady: SteadyState | null;
 }
 
 /**
@@ -220,28 +246,49 @@ export function measureRowsOf(g: SubintervalGroup): Uint32Array {
   return out;
 }
 
-/** The measure window of one host × step × category group of subinterval rows (`measure`: its measure-phase rows). */
-function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g)): MeasureWindow | null {
+/**
+ * The group's rows in the step's steady-state window: its measured rows from iogen's `steady_from`
+ * on (the rows its summary covers), else all measured rows.
+ */
+export function steadyRowsOf(g: SubintervalGroup, step: LabStep): Uint32Array {
+  const measure = measureRowsOf(g);
+  const from = step.steady?.basis === "iogen" ? step.steady.from : null;
+  if (from === null) return measure;
+  const subCol = g.table.column("subinterval");
+  return measure.filter((i) => (valueAt(subCol, i) ?? 0) >= from);
+}
+
+/** SEEN_ENOUGH with its defaults (±5 % at 95 %) on a group's measured IOPS; null when it cannot judge. */
+function seenEnoughHere(g: SubintervalGroup, measure: Uint32Array): MeasureWindow["seenEnough"] {
+  const t = g.table;
+  const subCol = t.column("subinterval");
+  const iopsCol = t.column("iops") as NumberColumn; // required column; rows without iops were skipped
+  const iops = Array.from(measure, (i) => iopsCol.get(i));
+  if (iops.length < 5) return null;
+  try {
+    const res = seenEnough(iops, { accuracy: 0.05, confidence: 0.95 });
+    return {
+      accepted: res.seenEnough,
+      fromSubinterval: valueAt(subCol, measure[res.from - 1]) ?? 0,
+      samples: res.samples,
+      achieved: res.achieved,
+      mean: res.mean,
+    };
+  } catch {
+    return null; // e.g. all-zero IOPS: no relative accuracy exists
+  }
+}
+
+/**
+ * The measure window of one host × step × category group of subinterval rows (`measure`: its
+ * measure-phase rows); SEEN_ENOUGH is run here only when `judge` (iogen did not say).
+ */
+function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g), judge = true): MeasureWindow | null {
   if (measure.length === 0) return null;
   const t = g.table;
   const subCol = t.column("subinterval");
   const sub = (i: number): number => valueAt(subCol, i) ?? 0;
-  const iopsCol = t.column("iops") as NumberColumn; // required column; rows without iops were skipped
-  const iops = Array.from(measure, (i) => iopsCol.get(i));
-  let se: MeasureWindow["seenEnough"] = null;
-  try {
-    if (iops.length >= 5) {
-      const res = seenEnough(iops, { accuracy: 0.05, confidence: 0.95 });
-      se = {
-        accepted: res.seenEnough,
-        fromSubinterval: sub(measure[res.from - 1]),
-        samples: res.samples,
-        achieved: res.achieved,
-      };
-    }
-  } catch {
-    se = null; // e.g. all-zero IOPS: no relative accuracy exists
-  }
+  const se = judge ? seenEnoughHere(g, measure) : null;
   const secCol = t.column("seconds");
   let seconds = 0;
   for (let k = 0; k < measure.length; k++) seconds += valueAt(secCol, measure[k]) ?? 0;
@@ -259,6 +306,7 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g)):
 function stepFromSubintervals(g: SubintervalGroup): LabStep {
   const t = g.table;
   const measure = measureRowsOf(g);
+  const window = windowOf(g, measure);
   const use = measure.length > 0 ? measure : g.rows;
   const secCol = t.column("seconds");
   const iopsCol = t.column("iops");
@@ -308,11 +356,88 @@ function stepFromSubintervals(g: SubintervalGroup): LabStep {
     values: v,
     seenEnoughFlag: "",
     labels,
-    window: windowOf(g, measure),
+    window,
+    steady: recomputedSteady(window, "no summary CSV row for this step"),
   };
 }
 
-function stepFromSummary(r: IogenRow, source: string, window: MeasureWindow | null): LabStep {
+/** The steady state SEEN_ENOUGH found here on the window, when iogen's CSV does not say (`why`). */
+function recomputedSteady(window: MeasureWindow | null, why: string): SteadyState | null {
+  const se = window?.seenEnough;
+  if (!se) return null;
+  return {
+    basis: "recomputed",
+    reached: se.accepted,
+    from: se.fromSubinterval,
+    subintervals: se.samples,
+    meanIops: se.mean,
+    note: `re-computed here (${why}): SEEN_ENOUGH ±5 % at 95 % on the measured IOPS`,
+  };
+}
+
+/**
+ * iogen's own steady-state judgement from a schema-3 summary row (docs/iogen-csv.md): `steady_from`
+ * and `seen_enough` (yes: the rule held; no: it never did before --max-duration; off: not asked).
+ */
+function iogenSteady(
+  r: IogenRow,
+  window: MeasureWindow | null,
+  measure: Uint32Array | null,
+  g?: SubintervalGroup,
+): SteadyState {
+  const from = r.values.steady_from;
+  const flag = r.seen_enough;
+  const base = { basis: "iogen" as const, meanIops: r.values.iops, subintervals: window?.subintervals ?? null };
+  if (flag === "off" || flag === "")
+    return {
+      ...base,
+      reached: null,
+      from: null,
+      note: "not judged: iogen ran without --seen-enough; the row covers the whole measurement",
+    };
+  if (from === null)
+    return flag === "no"
+      ? {
+          ...base,
+          reached: false,
+          from: null,
+          note: "iogen: --seen-enough never held before --max-duration; no steady state found, the row covers the whole measurement",
+        }
+      : {
+          ...base,
+          reached: null,
+          from: null,
+          note: "iogen judged precision only (transient check off, or an MPI all row): the row covers the whole measurement",
+        };
+  let inWindow: number | null = null;
+  if (g && measure) {
+    const subCol = g.table.column("subinterval");
+    inWindow = 0;
+    for (let k = 0; k < measure.length; k++) if ((valueAt(subCol, measure[k]) ?? 0) >= from) inWindow++;
+  }
+  return {
+    ...base,
+    reached: flag !== "no",
+    from,
+    subintervals: inWindow,
+    note:
+      flag === "no"
+        ? `iogen: steady from subinterval ${from}, but --seen-enough never held before --max-duration`
+        : `iogen's steady_from: the summary row covers subintervals ${from} to the last`,
+  };
+}
+
+/**
+ * A step from an iogen summary row; `g` its subinterval group, if given. `steadyColumn`: the file
+ * has iogen's `steady_from` column (schema 3), so iogen's judgement is used and SEEN_ENOUGH is not
+ * run again here.
+ */
+function stepFromSummary(r: IogenRow, source: string, g: SubintervalGroup | undefined, steadyColumn: boolean): LabStep {
+  const measure = g ? measureRowsOf(g) : null;
+  const window = g && measure ? windowOf(g, measure, !steadyColumn) : null;
+  const steady = steadyColumn
+    ? iogenSteady(r, window, measure, g)
+    : recomputedSteady(window, "the summary CSV has no steady_from: iogen before CSV schema 3");
   const v = emptyMetrics();
   for (const m of STEP_METRICS) v[m] = r.values[iogenColumnOf(m)];
   return {
@@ -328,6 +453,7 @@ function stepFromSummary(r: IogenRow, source: string, window: MeasureWindow | nu
     seenEnoughFlag: r.seen_enough,
     labels: { ...r.labels },
     window,
+    steady,
   };
 }
 
@@ -375,6 +501,7 @@ function stepFromFio(s: FioStep, duplicateName: boolean): LabStep {
     seenEnoughFlag: "",
     labels,
     window: null,
+    steady: null,
   };
 }
 
@@ -487,12 +614,13 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
     if (input.format === "iogen-summary") {
       addLabels(input.iogen.labelColumns);
       const table = input.iogen.table;
+      const steadyColumn = table.column("steady_from") !== null;
       for (let i = 0; i < table.length; i++) {
         const r = table.row(i);
         const k = key(r.host, stepId(r.values.step), r.category);
         const g = groups.get(k);
         if (g) used.add(k);
-        steps.push(stepFromSummary(r, input.file, g ? windowOf(g.group) : null));
+        steps.push(stepFromSummary(r, input.file, g?.group, steadyColumn));
       }
     } else if (input.format === "fio-json") {
       const jobsPerName = new Map<string, Set<number>>();

@@ -12,7 +12,7 @@
 import { batchMeansInterval, BatchMeansResult } from "../core/batch-means";
 import { isDomainError } from "../core/errors";
 import { CPU_CENSOR_PCT, cpuBasis, CpuFits } from "./lab-cpu-fit";
-import { LabData, LabStep, measureRowsOf, SubintervalGroup } from "./lab-data";
+import { LabData, LabStep, steadyRowsOf, SubintervalGroup } from "./lab-data";
 
 /** The precision iogen is asked for by default (its `--seen-enough` accuracy, which the CSV does not record). */
 export const ASKED_ACCURACY = 0.05;
@@ -41,7 +41,7 @@ export interface StepAnswer {
 export interface StepContext {
   step: LabStep;
   name: string;
-  /** Measure-phase subintervals of the step's overall rows, or null without a subinterval file. */
+  /** Measured subintervals of the step's overall rows in its steady-state window, or null without a subinterval file. */
   measured: number | null;
   mean: BatchMeansResult | null;
   p99: BatchMeansResult | null;
@@ -52,11 +52,17 @@ const pct = (x: number): string => `${Number((x * 100).toPrecision(2)).toLocaleS
 const n3 = (x: number): string => Number(x.toPrecision(3)).toLocaleString("en-US");
 
 /**
- * The measurement-quality checks, each a plain-words warning or null. A new check (e.g. steps that
- * never reached steady state, once iogen's CSV says so) is one more entry here: it lands on the
- * Summary's Warnings, the Steps sheet's count and the JSON answer's per-step `warnings`.
+ * The measurement-quality checks, each a plain-words warning or null. A new check is one more
+ * entry here: it lands on the Summary's Warnings, the Steps sheet's count and the JSON answer's
+ * per-step `warnings`.
  */
 export const STEP_CHECKS: ((c: StepContext) => string | null)[] = [
+  // iogen's own steady-state rule never held (schema-3 CSVs say so; SEEN_ENOUGH re-run here on an
+  // older CSV is not iogen's decision — its accuracy and window may differ — so it is not reported).
+  ({ step, name }) => {
+    if (step.steady?.basis !== "iogen" || step.steady.reached !== false) return null;
+    return `${name}: never reached steady state: iogen's --seen-enough rule did not hold before --max-duration, so its mean may include a warm-up transient or a drift (docs/seen-enough.md); measure longer (raise --max-duration) before trusting this step.`;
+  },
   // iogen's own precision on its focus metric, against what it is asked by default.
   ({ step, name }) => {
     const pm = step.values.achieved_pm;
@@ -121,8 +127,15 @@ function interval(values: number[], weights: number[], center: number | null): B
   }
 }
 
-/** The series of one column over a group's measure-phase rows, with the IOs of each row; rows without a value left out. */
-function series(g: SubintervalGroup, column: "response_ms_avg" | "response_ms_p99"): { v: number[]; w: number[] } {
+/**
+ * The series of one column over a step's steady-state rows (iogen's `steady_from` on, the rows its
+ * summary covers; else every measured row), with the IOs of each row; rows without a value left out.
+ */
+function series(
+  g: SubintervalGroup,
+  step: LabStep,
+  column: "response_ms_avg" | "response_ms_p99",
+): { v: number[]; w: number[] } {
   const t = g.table;
   const col = t.column(column);
   const iops = t.column("iops");
@@ -130,7 +143,7 @@ function series(g: SubintervalGroup, column: "response_ms_avg" | "response_ms_p9
   const v: number[] = [];
   const w: number[] = [];
   if (col === null) return { v, w };
-  for (const i of measureRowsOf(g)) {
+  for (const i of steadyRowsOf(g, step)) {
     const y = col.value(i);
     const x = iops?.value(i) ?? null;
     if (y === null || x === null) continue;
@@ -160,13 +173,13 @@ export function stepAnswers(data: LabData, main: readonly LabStep[], cpu: CpuFit
       .filter((x) => x !== "")
       .join(" ");
     const g = step.tool === "iogen" ? groupOf(data, step) : undefined;
-    const measured = g ? measureRowsOf(g).length : null;
+    const measured = g ? steadyRowsOf(g, step).length : null;
     let mean: BatchMeansResult | null = null;
     let p99: BatchMeansResult | null = null;
     if (g) {
-      const r = series(g, "response_ms_avg");
+      const r = series(g, step, "response_ms_avg");
       mean = interval(r.v, r.w, step.values.response_ms_avg);
-      const q = series(g, "response_ms_p99");
+      const q = series(g, step, "response_ms_p99");
       p99 = interval(q.v, q.w, step.values.response_ms_p99);
     }
     const ctx: StepContext = { step, name, measured, mean, p99, cpu };

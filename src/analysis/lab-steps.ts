@@ -150,33 +150,51 @@ function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map(
       get: (s) => num(s.window ? s.window.seconds : s.values.measure_seconds),
     },
     {
-      key: "se_from",
-      header: "seen-enough from",
+      key: "steady_from",
+      header: "steady from",
       numFmt: F.int,
       description:
-        "First subinterval of the window SEEN_ENOUGH accepts (±5 % at 95 % on IOPS); the window ends at the last",
-      get: (s) => (s.window?.seenEnough ? s.window.seenEnough.fromSubinterval : null),
+        "Measured subinterval where steady state begins (iogen's steady_from, or SEEN_ENOUGH re-computed here; see steady-state basis); the window ends at the last",
+      get: (s) => s.steady?.from ?? null,
     },
     {
-      key: "se_n",
-      header: "seen-enough n",
+      key: "steady_n",
+      header: "steady n",
       numFmt: F.int,
-      description: "Subintervals in that window",
-      get: (s) => (s.window?.seenEnough ? s.window.seenEnough.samples : null),
+      description: "Measured subintervals in the steady-state window",
+      get: (s) => s.steady?.subintervals ?? null,
+    },
+    {
+      key: "steady_iops",
+      header: "steady mean IOPS",
+      numFmt: F.iops,
+      description: "Mean IOPS over the steady-state window (iogen: its summary row, which covers that window only)",
+      get: (s) => num(s.steady?.meanIops),
+    },
+    {
+      key: "steady",
+      header: "steady state",
+      numFmt: F.text,
+      description:
+        "yes: found; never reached: the rule never held (a warning on the Summary when iogen says so); not judged: iogen ran without --seen-enough or without its transient check",
+      get: (s) =>
+        s.steady ? (s.steady.reached === null ? "not judged" : s.steady.reached ? "yes" : "never reached") : "",
     },
     {
       key: "se_pm",
-      header: "achieved ±",
+      header: "re-computed achieved ±",
       numFmt: "0.00%",
-      description: "Relative half-width of the IOPS confidence interval over that window (SEEN_ENOUGH's achieved)",
-      get: (s) => num(s.window?.seenEnough ? s.window.seenEnough.achieved : null),
+      description:
+        "SEEN_ENOUGH's achieved relative half-width on IOPS over the re-computed window (only when iogen's CSV has no steady_from)",
+      get: (s) => num(s.steady?.basis === "recomputed" && s.window?.seenEnough ? s.window.seenEnough.achieved : null),
     },
     {
-      key: "se_ok",
-      header: "seen enough",
+      key: "steady_basis",
+      header: "steady-state basis",
       numFmt: F.text,
-      description: "yes: a window reached ±5 % at 95 %; no: none did (the ar1 method needs at least 30 subintervals)",
-      get: (s) => (s.window?.seenEnough ? (s.window.seenEnough.accepted ? "yes" : "no") : ""),
+      description:
+        "Who judged the steady state: iogen (summary CSV schema 3: steady_from, seen_enough) or SEEN_ENOUGH re-computed here",
+      get: (s) => s.steady?.note ?? "",
     },
     {
       key: "iogen_se",
@@ -204,6 +222,25 @@ function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map(
   return cols;
 }
 
+/** The Steps sheet's line on where the steady-state windows come from, by how many steps each. */
+export function steadyNote(main: readonly LabStep[]): string {
+  const iogen = main.filter((s) => s.steady?.basis === "iogen").length;
+  const here = main.filter((s) => s.steady?.basis === "recomputed").length;
+  const never = main.filter((s) => s.steady?.basis === "iogen" && s.steady.reached === false).length;
+  const parts: string[] = [];
+  if (iogen > 0)
+    parts.push(
+      `iogen's own judgement (summary CSV steady_from and seen_enough) for ${iogen} step${iogen === 1 ? "" : "s"}${never > 0 ? `, ${never} of which never reached steady state` : ""}`,
+    );
+  if (here > 0)
+    parts.push(
+      `SEEN_ENOUGH re-computed here (±5 % at 95 % on the measured IOPS) for ${here} step${here === 1 ? "" : "s"} whose CSV does not say (no steady_from column: iogen before CSV schema 3, or no summary CSV)`,
+    );
+  return parts.length > 0
+    ? `Steady state: ${parts.join("; ")}.`
+    : "Steady state: not known (no iogen subinterval or schema-3 summary data).";
+}
+
 /**
  * The Steps sheet: one row per step in `main`.
  *
@@ -216,8 +253,8 @@ export function stepsSheet(
 ): { sheet: SheetPlan; table: TablePlan } {
   const steps = new SheetBuilder("Steps", [
     "One row per step and host (iogen: category overall; fio: one row per job and direction with IO).",
-    "Measure window: measure-phase subintervals, warm-up excluded. Seen-enough: the window SEEN_ENOUGH accepts on the IOPS series (±5 % at 95 %).",
-    "Response-time intervals (95 %): batch means over the measured subintervals (at least 10); the p99's is centred on the step's p99 with the spread of the per-subinterval p99s. The warnings column counts the step's warnings on the Summary.",
+    "Measure window: measure-phase subintervals, warm-up excluded. " + steadyNote(main),
+    "Response-time intervals (95 %): batch means over the steady-state window's subintervals (at least 10); the p99's is centred on the step's p99 with the spread of the per-subinterval p99s. The warnings column counts the step's warnings on the Summary.",
   ]);
   const table = steps.table("Steps", stepColumns(data, new Map(answers.map((a) => [a.step, a]))), main);
   return { sheet: steps.sheet(), table };

@@ -229,9 +229,12 @@ describe("buildLabPlan edge cases", () => {
     const mean = measured.reduce((s, v) => s + v, 0) / measured.length;
     expect(relClose(column(steps, "IOPS")[0] as number, mean)).toBe(true);
     expect(column(steps, "measure window")).toEqual(["6–150"]);
-    expect(column(steps, "seen enough")).toEqual(["yes"]);
-    expect(column(steps, "seen-enough from")[0]).toBeGreaterThanOrEqual(6);
-    expect(column(steps, "achieved ±")[0]).toBeLessThanOrEqual(0.05);
+    // No summary CSV: the steady state is SEEN_ENOUGH's, re-computed here, and the sheet says so.
+    expect(column(steps, "steady state")).toEqual(["yes"]);
+    expect(column(steps, "steady from")[0]).toBeGreaterThanOrEqual(6);
+    expect(column(steps, "re-computed achieved ±")[0]).toBeLessThanOrEqual(0.05);
+    expect(column(steps, "steady-state basis")[0]).toMatch(/^re-computed here \(no summary CSV row/);
+    expect(sheet(plan, "Steps").notes.join(" ")).toMatch(/SEEN_ENOUGH re-computed here .* for 1 step whose CSV/);
     expect(steps.columns.map((c) => c.header)).not.toContain("response p99 ms"); // not mergeable from subintervals
     expect(plan.warnings.join(" ")).toMatch(/percentiles cannot be averaged/);
     expect(plan.sheets.map((s) => s.name)).not.toContain("Fit");
