@@ -7,7 +7,7 @@ import { mmcMetrics } from "../core/mmc";
 import { cpuBasis, CPU_CENSOR_PCT, CpuFitGroup, cpuFits, CpuFits, StepFitRole } from "./lab-cpu-fit";
 import { LabStep } from "./lab-data";
 import { KNEE_FACTOR, ResponseFit } from "./lab-response-fit";
-import { AddinFormulaCell, CellValue, ChartPlan, rowBelow, SeriesPlan, SheetPlan, TablePlan } from "./plan";
+import { AddinFormulaCell, cellA1, CellValue, ChartPlan, rowBelow, SeriesPlan, SheetPlan, TablePlan } from "./plan";
 import { ColumnSpec, F, fmt, formula, num, NUM, series, SheetBuilder } from "./sheet-builder";
 
 interface ModelRow {
@@ -26,7 +26,7 @@ interface ModelRow {
   fit: StepFitRole | null;
 }
 
-function modelRow(s: LabStep, fits: CpuFits): ModelRow {
+function modelRow(s: LabStep, fits: CpuFits, servers: number | null): ModelRow {
   const x = s.values.iops;
   const { basis, busyPct, cores } = cpuBasis(s);
   const busyCores = busyPct !== null && cores !== null ? (busyPct / 100) * cores : null;
@@ -36,11 +36,11 @@ function modelRow(s: LabStep, fits: CpuFits): ModelRow {
   const sv = s.values.service_ms_avg;
   const xr = x !== null && r !== null ? (x * r) / 1000 : null;
   const xs = x !== null && sv !== null ? (x * sv) / 1000 : null;
-  const mmc = mmcOf(s.values.queue_depth, sv, x);
+  const mmc = mmcOf(servers, sv, x);
   return { step: s, basis, busyPct, cores, busyCores, dMs, xMax, xr, xs, mmc, fit: fits.roles.get(s) ?? null };
 }
 
-/** M/M/c with c = queue depth, S = service avg (ms), λ = X; null when an input is missing. */
+/** M/M/c with c = the servers the planner names, S = service avg (ms), λ = X; null when an input is missing. */
 function mmcOf(c: number | null, sv: number | null, x: number | null): ModelRow["mmc"] {
   if (c === null || sv === null || x === null || !(sv > 0) || !(x > 0) || !Number.isInteger(c) || c < 1) return null;
   const rho = (x * (sv / 1000)) / c;
@@ -53,8 +53,11 @@ function mmcOf(c: number | null, sv: number | null, x: number | null): ModelRow[
   }
 }
 
-function modelColumns(): ColumnSpec<ModelRow>[] {
-  return [
+function modelColumns(inputs: ModelInputCells, rows: readonly ModelRow[]): ColumnSpec<ModelRow>[] {
+  // The M/M/c columns are kept (blank until c is typed) when the steps have the X and S they need.
+  const mmcInputs = rows.some((m) => m.step.values.iops !== null && m.step.values.service_ms_avg !== null);
+  const withR = rows.some((m) => m.step.values.response_ms_avg !== null);
+  const cols: ColumnSpec<ModelRow>[] = [
     { key: "source", header: "source", numFmt: F.text, get: (m) => m.step.source, keep: true },
     { key: "host", header: "host", numFmt: F.text, get: (m) => m.step.host },
     { key: "step", header: "step", numFmt: F.text, get: (m) => m.step.step, keep: true },
@@ -222,32 +225,49 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
       },
     },
     {
-      key: "c",
-      header: "slot M/M/c c (queue depth)",
-      numFmt: F.int,
-      get: (m) => num(m.mmc?.c),
+      key: "prelaunch",
+      header: "R − S before launch ms",
+      numFmt: F.ms,
       description:
-        "c = the generator's queue depth (its IO slots): this M/M/c models waiting for iogen's slots, not the storage's servers; size servers on the What-if sheet",
+        "Time from an IO's scheduled time to its launch: waiting for a free generator slot plus the generator's own lateness (not storage time)",
+      get: (m, ref) => {
+        const r = m.step.values.response_ms_avg;
+        const sv = m.step.values.service_ms_avg;
+        return formula(`${ref("r")}-${ref("s")}`, r !== null && sv !== null ? r - sv : null);
+      },
+    },
+    {
+      key: "lag",
+      header: "of which iogen launch lag ms",
+      numFmt: F.ms,
+      description:
+        "iogen's own launch lag (iogen_lag_ms_avg): how late the generator itself launched on-time IOs; part of R, not of the storage's queueing",
+      get: (m) => num(m.step.values.iogen_lag_ms_avg),
     },
     {
       key: "rho",
       header: "ρ = X·S/c",
       numFmt: F.ratio,
-      description: "Slot utilization",
-      get: (m) => num(m.mmc?.rho),
+      keep: true,
+      description: "Utilization of the c storage servers named in ModelInputs (blank while c is blank)",
+      get: (m, ref) => ({
+        formula: `IF(${inputs.servers}="","",${ref("x")}*${ref("s")}/1000/${inputs.servers})`,
+        result: m.mmc ? m.mmc.rho : "",
+      }),
     },
     {
       key: "pred",
       header: "M/M/c R ms",
       numFmt: F.ms,
-      description: "Predicted mean response of an M/M/c queue with c = queue depth, S = measured service avg, λ = X",
+      keep: true,
+      description:
+        "Mean response of an M/M/c queue with c = the storage servers named in ModelInputs, S = the step's measured service avg, λ = X (blank while c is blank; #NUM! when ρ ≥ 1)",
       get: (m, ref): CellValue => {
-        if (m.mmc === null) return null;
-        if (m.mmc.predicted === null) return NUM;
-        // Live in Excel: the add-in's MMC_RESPONSE on this row's c, S (s) and X (IOPS).
+        if (m.mmc?.predicted === null) return NUM;
+        // Live in Excel: the add-in's MMC_RESPONSE on the named c and this row's S (s) and X (IOPS).
         const cell: AddinFormulaCell = {
-          addinFormula: `CAPLAB.MMC_RESPONSE(${ref("c")},${ref("s")}/1000,${ref("x")})*1000`,
-          result: m.mmc.predicted,
+          addinFormula: `IF(${inputs.servers}="","",CAPLAB.MMC_RESPONSE(${inputs.servers},${ref("s")}/1000,${ref("x")})*1000)`,
+          result: m.mmc ? m.mmc.predicted : "",
         };
         return cell;
       },
@@ -256,14 +276,40 @@ function modelColumns(): ColumnSpec<ModelRow>[] {
       key: "ratio",
       header: "measured ÷ M/M/c",
       numFmt: F.ratio,
-      description: "Measured R over predicted R (1 = the model explains the response time)",
-      get: (m) => {
+      keep: true,
+      description: "Measured R over predicted R (1 = queueing at c storage servers explains the response time)",
+      get: (m, ref) => {
         const p = m.mmc?.predicted ?? null;
         const r = m.step.values.response_ms_avg;
-        return p !== null && r !== null && p > 0 ? r / p : null;
+        return {
+          formula: `IF(ISNUMBER(${ref("pred")}),${ref("r")}/${ref("pred")},"")`,
+          result: p !== null && r !== null && p > 0 ? r / p : "",
+        };
       },
     },
     { key: "note", header: "model note", numFmt: F.text, get: (m) => m.mmc?.note ?? "" },
+  ];
+  return cols.filter((c) => mmcInputs || !MMC_KEYS.includes(c.key)).filter((c) => withR || c.key !== "ratio");
+}
+
+/** The per-step M/M/c columns (kept blank until the planner names c; left out when no step has X and S). */
+const MMC_KEYS = ["rho", "pred", "ratio"];
+
+/** The Model sheet's input cells other columns refer to (absolute A1 on the same sheet). */
+interface ModelInputCells {
+  /** Storage servers c for the per-step M/M/c; blank: no M/M/c. */
+  servers: string;
+}
+
+/** Name of the Model sheet's input table (the planner types the storage's servers there). */
+export const MODEL_INPUTS_TABLE = "ModelInputs";
+
+/** The ModelInputs table: one row per input, the value in the second column. */
+function modelInputColumns(): ColumnSpec<{ name: string; value: number | null; meaning: string }>[] {
+  return [
+    { key: "input", header: "input", numFmt: F.text, keep: true, get: (r) => r.name },
+    { key: "value", header: "value", numFmt: F.int, keep: true, get: (r) => num(r.value) },
+    { key: "meaning", header: "meaning", numFmt: F.text, keep: true, get: (r) => r.meaning },
   ];
 }
 
@@ -276,8 +322,9 @@ function modelNotes(): string[] {
     `Knee and saturation (table ResponseFit): R = S/(1 − X/X_max) fitted to the rated steps at their target (weighted least squares on 1/R), for the mean and the p99 response; the knee is where R = ${KNEE_FACTOR} × S, X = X_max/2; ` +
       `the model-free knee is the largest measured IOPS whose R is at most ${KNEE_FACTOR} × the lightest step's.`,
     "Per step (table Model): U/X = all busy CPU over the step's IOPS, background work included; cores ÷ (U/X) is the pessimistic IOPS bound it implies. Little's law: N = X·R.",
-    "M/M/c: c = the step's queue depth (the IO slots arrivals queue for in an open-loop generator), S = the step's measured mean service time, λ = achieved IOPS. " +
-      "It predicts the response time from slot queueing alone: measured ≫ predicted means burstier arrivals or service times than exponential (or closed-loop fio at full queue depth, where ρ ≈ 1).",
+    "Before launch: R − S is the time from an IO's scheduled time to its launch (waiting for a generator slot plus iogen's own launch lag, shown apart): generator time, not storage queueing.",
+    "M/M/c (table ModelInputs): type the storage's servers c (e.g. the array's front-end ports or controllers that serve IOs in parallel) to see each step's M/M/c prediction with S = its measured mean service time and λ = its IOPS; blank (the default) shows none. " +
+      "The generator's queue depth is not c: it counts iogen's slots, and waiting for them is generator time.",
   ];
 }
 
@@ -327,22 +374,29 @@ export function responseHeadline(curves: ResponseFit[]): string {
 }
 
 /** The CpuFit table: one row per fitted level, every column always present (other sheets and the case form refer to its cells). */
-function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
-  const iv = (
-    key: string,
-    header: string,
-    numFmt: string,
-    description: string,
-    get: (g: CpuFitGroup) => { estimate: number; lo: number | null; hi: number | null } | null,
-  ): ColumnSpec<CpuFitGroup>[] => [
-    { key, header, numFmt, description, keep: true, get: (g) => num(get(g)?.estimate) },
+/** An estimate with its 95 % interval (ends null when not bounded). */
+type Interval = { estimate: number; lo: number | null; hi: number | null };
+
+/**
+ * Three always-present columns for an estimate and its 95 % interval: `key`, `key_lo`, `key_hi`
+ * (other sheets and the case form refer to them by these keys).
+ */
+function intervalColumns<T>(
+  key: string,
+  header: string,
+  numFmt: string,
+  description: string,
+  get: (row: T) => Interval | null,
+): ColumnSpec<T>[] {
+  return [
+    { key, header, numFmt, description, keep: true, get: (r) => num(get(r)?.estimate) },
     {
       key: `${key}_lo`,
       header: `${header} 95 % low`,
       numFmt,
       keep: true,
       description: "Lower end of the 95 % interval",
-      get: (g) => num(get(g)?.lo),
+      get: (r) => num(get(r)?.lo),
     },
     {
       key: `${key}_hi`,
@@ -350,9 +404,13 @@ function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
       numFmt,
       keep: true,
       description: "Upper end of the 95 % interval",
-      get: (g) => num(get(g)?.hi),
+      get: (r) => num(get(r)?.hi),
     },
   ];
+}
+
+function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
+  const iv = intervalColumns<CpuFitGroup>;
   return [
     {
       key: "group",
@@ -446,31 +504,7 @@ function cpuFitColumns(): ColumnSpec<CpuFitGroup>[] {
 
 /** The ResponseFit table: knee and saturation from response vs throughput, per level and metric. */
 function responseFitColumns(): ColumnSpec<ResponseFit>[] {
-  const iv = (
-    key: string,
-    header: string,
-    numFmt: string,
-    description: string,
-    get: (f: ResponseFit) => { estimate: number; lo: number | null; hi: number | null } | null,
-  ): ColumnSpec<ResponseFit>[] => [
-    { key, header, numFmt, description, keep: true, get: (f) => num(get(f)?.estimate) },
-    {
-      key: `${key}_lo`,
-      header: `${header} 95 % low`,
-      numFmt,
-      keep: true,
-      description: "Lower end of the 95 % interval",
-      get: (f) => num(get(f)?.lo),
-    },
-    {
-      key: `${key}_hi`,
-      header: `${header} 95 % high`,
-      numFmt,
-      keep: true,
-      description: "Upper end of the 95 % interval",
-      get: (f) => num(get(f)?.hi),
-    },
-  ];
+  const iv = intervalColumns<ResponseFit>;
   return [
     {
       key: "group",
@@ -731,12 +765,22 @@ export function modelSheet(
   main: LabStep[],
   cpu: CpuFits = cpuFits(main),
   curves: ResponseFit[] = [],
+  servers: number | null = null,
 ): { sheet: SheetPlan; headline: string } {
-  const rows = main.map((s) => modelRow(s, cpu));
+  const rows = main.map((s) => modelRow(s, cpu, servers));
   const model = new SheetBuilder("Model", modelNotes());
   model.table(CPU_FIT_TABLE, cpuFitColumns(), cpu.groups);
   if (curves.length > 0) model.table("ResponseFit", responseFitColumns(), curves);
-  model.table("Model", modelColumns(), rows);
+  const inputs = model.table(MODEL_INPUTS_TABLE, modelInputColumns(), [
+    {
+      name: "storage servers c",
+      value: servers,
+      meaning:
+        "Servers of the storage for the per-step M/M/c (blank: no M/M/c). 1 = a single-server model; not the generator's queue depth",
+    },
+  ]);
+  const serversCell = cellA1({ row: inputs.at.row + 1, col: inputs.at.col + 1 }, { absolute: true });
+  model.table("Model", modelColumns({ servers: serversCell }, rows), rows);
   for (const chart of [
     responseChart(rows, curves, "mean"),
     responseChart(rows, curves, "p99"),

@@ -5,13 +5,20 @@
  * cells, log x axis, hidden columns that the charts still plot).
  */
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import JSZip from "jszip";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { chartDataTable, MODEL_CHART_DATA_TABLE } from "../../src/analysis/lab-model";
+import { chartDataTable, MODEL_CHART_DATA_TABLE, MODEL_INPUTS_TABLE, modelSheet } from "../../src/analysis/lab-model";
+import { collectLabData } from "../../src/analysis/lab-data";
 import { ChartPlan, rangeA1, SheetPlan, tableCell, WorkbookPlan } from "../../src/analysis/plan";
-import { renderXlsxContent } from "../../src/report/xlsx";
+import { renderXlsx, renderXlsxContent } from "../../src/report/xlsx";
+import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
+
+const SOFFICE = findSoffice();
+// On CI a missing LibreOffice fails the test rather than skipping it.
+const describeLo = SOFFICE || process.env.CI === "true" ? describe : describe.skip;
 
 const DIR = path.join(__dirname, "fixtures", "lab-sample");
 
@@ -84,6 +91,97 @@ describe("Model charts and their helper table", () => {
     ]);
     expect(chart.series[0].cells).toEqual({ table: "H", x: "c:0:x", y: "c:0:y" });
   });
+});
+
+describe("per-step M/M/c over the storage servers the planner names", () => {
+  const inputs = ["subintervals.csv", "summary.csv"].map((f) =>
+    readLabText(fs.readFileSync(path.join(DIR, f), "utf8"), f),
+  );
+  const main = collectLabData(inputs).steps.filter((s) => s.category === "overall");
+  const column = (sheet: SheetPlan, key: string): unknown[] => {
+    const t = sheet.tables.find((x) => x.name === "Model")!;
+    const j = t.columns.findIndex((c) => c.key === key);
+    return t.rows.map((r) => {
+      const v = r[j];
+      return v !== null && typeof v === "object" && "result" in v ? v.result : v;
+    });
+  };
+
+  test("no servers named: the input cell is blank and so are ρ, the prediction and the ratio", () => {
+    const { sheet } = modelSheet(main);
+    const inputsTable = sheet.tables.find((t) => t.name === MODEL_INPUTS_TABLE)!;
+    expect(inputsTable.rows).toEqual([
+      ["storage servers c", null, expect.stringContaining("not the generator's queue depth")],
+    ]);
+    for (const key of ["rho", "pred", "ratio"]) expect(new Set(column(sheet, key))).toEqual(new Set([""]));
+  });
+
+  test("c = 1 (a single-server model): R = S/(1 − X·S) where ρ < 1 (M/M/1 closed form), #NUM! where the queue has no steady state", () => {
+    const { sheet } = modelSheet(main, undefined, [], 1);
+    expect(sheet.tables.find((t) => t.name === MODEL_INPUTS_TABLE)!.rows[0][1]).toBe(1);
+    const pred = column(sheet, "pred");
+    let stable = 0;
+    main.forEach((s, i) => {
+      const sMs = s.values.service_ms_avg as number;
+      const rho = ((s.values.iops as number) * sMs) / 1000;
+      if (rho < 1) {
+        stable++;
+        expect(pred[i] as number).toBeCloseTo(sMs / (1 - rho), 9);
+        expect(column(sheet, "rho")[i] as number).toBeCloseTo(rho, 12);
+      } else
+        expect(
+          sheet.tables.find((t) => t.name === "Model")!.rows[i][
+            sheet.tables.find((t) => t.name === "Model")!.columns.findIndex((c) => c.key === "pred")
+          ],
+        ).toEqual({ error: "#NUM!" });
+    });
+    expect(stable).toBeGreaterThan(0);
+    expect(stable).toBeLessThan(main.length);
+  });
+});
+
+describeLo("in LibreOffice: the planner types c = 1 into ModelInputs (cached results removed, recalculated)", () => {
+  test("ρ = X·S/1000/c for every step, the other live formulas give the analysis' values", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-model-lo-"));
+    try {
+      const copy = structuredClone(plan);
+      const ws = copy.sheets.find((s) => s.name === "Model")!;
+      ws.tables.find((t) => t.name === MODEL_INPUTS_TABLE)!.rows[0][1] = 1;
+      const table = ws.tables.find((t) => t.name === "Model")!;
+      for (const row of table.rows)
+        row.forEach((c, j) => {
+          if (c !== null && typeof c === "object" && "formula" in c) row[j] = { formula: c.formula, result: null };
+        });
+      copy.sheets = [ws];
+      const file = path.join(dir, "lab.xlsx");
+      fs.writeFileSync(file, await renderXlsx(copy));
+      convert(SOFFICE as string, recalculatingProfile(dir), "csv", path.join(dir, "csv"), [file]);
+      const csv = fs.readdirSync(path.join(dir, "csv")).find((f) => f.endsWith(".csv"))!;
+      const rows = csvRows(fs.readFileSync(path.join(dir, "csv", csv), "utf8"));
+      const original = model.tables.find((t) => t.name === "Model")!;
+      const col = (k: string): number => original.columns.findIndex((c) => c.key === k);
+      const got = (i: number, k: string): string => rows[original.at.row + 1 + i]?.[original.at.col + col(k)] ?? "";
+      let compared = 0;
+      original.rows.forEach((row, i) => {
+        const x = tableCell(original, i, col("x")) as number;
+        const sMs = tableCell(original, i, col("s")) as number;
+        expect(csvNumber(got(i, "rho"))).toBeCloseTo((x * sMs) / 1000, 9);
+        // The prediction is the add-in's (a value in the .xlsx): blank, so the ratio stays blank.
+        expect(got(i, "ratio")).toBe("");
+        row.forEach((cell, j) => {
+          if (cell === null || typeof cell !== "object" || !("formula" in cell) || cell.formula.startsWith("IF("))
+            return;
+          const want = cell.result as number;
+          const v = csvNumber(rows[original.at.row + 1 + i][original.at.col + j]);
+          expect(Math.abs(v - want)).toBeLessThanOrEqual(1e-9 * Math.max(1, Math.abs(want)));
+          compared++;
+        });
+      });
+      expect(compared).toBeGreaterThan(50);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
 });
 
 describe("the .xlsx caplab report writes", () => {
