@@ -7,7 +7,18 @@ import { mmcMetrics } from "../core/mmc";
 import { cpuBasis, CPU_CENSOR_PCT, CpuFitGroup, cpuFits, CpuFits, StepFitRole } from "./lab-cpu-fit";
 import { LabStep } from "./lab-data";
 import { KNEE_FACTOR, ResponseFit } from "./lab-response-fit";
-import { AddinFormulaCell, cellA1, CellValue, ChartPlan, rowBelow, SeriesPlan, SheetPlan, TablePlan } from "./plan";
+import {
+  AddinFormulaCell,
+  cellA1,
+  CellValue,
+  ChartPlan,
+  rowBelow,
+  SeriesPlan,
+  SheetPlan,
+  TableLayout,
+  TablePlan,
+  workbookLayout,
+} from "./plan";
 import { ColumnSpec, F, fmt, formula, num, NUM, series, SheetBuilder } from "./sheet-builder";
 
 interface ModelRow {
@@ -605,6 +616,17 @@ function responseFitColumns(): ColumnSpec<ResponseFit>[] {
 /** The table name of the fitted CPU cost, and its columns' keys in order: the layout other code refers to. */
 export const CPU_FIT_TABLE = "CpuFit";
 export const CPU_FIT_KEYS: readonly string[] = cpuFitColumns().map((c) => c.key);
+
+/**
+ * Where the plan puts the CpuFit table's columns, from {@link workbookLayout} over a Model sheet
+ * built by the same builder (every CpuFit column is always present, so the layout does not depend
+ * on the data): what the case form reads a workbook's CpuFit table by.
+ */
+export function cpuFitTableLayout(): TableLayout {
+  const b = new SheetBuilder("Model", modelNotes());
+  b.table(CPU_FIT_TABLE, cpuFitColumns(), []);
+  return workbookLayout({ title: "", sources: [], warnings: [], sheets: [b.sheet()] })[CPU_FIT_TABLE];
+}
 
 /** True when the x values span a decade or more (then a log axis shows the light steps apart). */
 function spansDecades(xs: number[]): boolean {

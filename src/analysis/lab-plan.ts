@@ -145,6 +145,7 @@ export function buildLabAnalysis(
     hasWhatIf: whatIf !== null,
     hasSubintervals: sub !== null,
     hasCategories: cat !== null,
+    hasHosts: hosts !== null,
     warnings: [...warnings, ...answers.flatMap((a) => a.warnings)],
   });
   const sheets: SheetPlan[] = [summary, steps.sheet, model.sheet];

@@ -16,6 +16,8 @@ export interface SummaryInput {
   hasWhatIf: boolean;
   hasSubintervals: boolean;
   hasCategories: boolean;
+  /** A multi-host iogen run: the Hosts sheet. */
+  hasHosts: boolean;
   warnings: string[];
 }
 
@@ -29,7 +31,7 @@ export function summarySheet(s: SummaryInput): SheetPlan {
     ],
     [
       "Model",
-      "CpuFit: marginal CPU cost per IO, background CPU and CPU saturation with 95 % intervals; ResponseFit: knee and saturation from response vs throughput; per step: U/X (includes background work), Little's law check, M/M/c prediction",
+      "CpuFit: marginal CPU cost per IO, background CPU and CPU saturation with 95 % intervals; ResponseFit: knee and saturation from response vs throughput; ModelInputs: the storage servers c for M/M/c; per step: U/X (includes background work), Little's law check, time before launch and iogen's lag, M/M/c prediction",
     ],
   ];
   if (s.hasWhatIf)
@@ -41,6 +43,11 @@ export function summarySheet(s: SummaryInput): SheetPlan {
   if (s.hasSubintervals)
     sheetsText.push(["Subintervals", "the subinterval time series (warm-up rows included, marked by phase)"]);
   if (s.hasCategories) sheetsText.push(["Categories", "read and write rows of the iogen steps"]);
+  if (s.hasHosts)
+    sheetsText.push([
+      "Hosts",
+      "multi-host iogen run: each host's rows per step (IOPS, share, response, CPU) and the imbalance max/mean host IOPS",
+    ]);
   const summary = new SheetBuilder("Summary", [
     s.title,
     `${s.steps} steps from ${inputs.length} file${inputs.length > 1 ? "s" : ""}. Documentation: docs/analysis.md.`,

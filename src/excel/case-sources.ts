@@ -13,7 +13,7 @@
  * pure (tables as read → choices); {@link readCpuCostChoices} and {@link readCellValues} are the
  * Office.js side.
  */
-import { CPU_FIT_KEYS, CPU_FIT_TABLE } from "../analysis/lab-model";
+import { cpuFitTableLayout } from "../analysis/lab-model";
 import { cellA1, parseReference } from "../analysis/plan";
 
 /** An Excel table as read: its name, sheet, top-left cell (0-based, the header row) and values (header first). */
@@ -40,12 +40,14 @@ export interface CpuCostChoice {
  * layout; everything else asks it.
  */
 export function cpuFitLayout(): { table: string; column: (key: string) => number } {
+  // The plan's own layout of the table (workbookLayout): column = its sheet column − the table's first.
+  const layout = cpuFitTableLayout();
   return {
-    table: CPU_FIT_TABLE,
+    table: layout.table,
     column: (key) => {
-      const i = CPU_FIT_KEYS.indexOf(key);
-      if (i < 0) throw new Error(`internal: no column ${key} in ${CPU_FIT_TABLE}`);
-      return i;
+      const c = layout.columns[key];
+      if (!c) throw new Error(`internal: no column ${key} in ${layout.table}`);
+      return c.col - layout.at.col;
     },
   };
 }

@@ -59,6 +59,12 @@ describe("a multi-host iogen run (iogen under MPI)", () => {
     expect(column(table(plan, "Categories"), "host")).toEqual(["all", "all", "all", "all"]);
   });
 
+  it("the Summary's Sheets table lists the Hosts sheet, as every sheet the plan has", () => {
+    const listed = column(table(plan, "Sheets"), "sheet");
+    expect(listed).toContain("Hosts");
+    expect(listed).toEqual(plan.sheets.map((s) => s.name).filter((n) => n !== "Summary"));
+  });
+
   it("Hosts shows each host per step and max/mean host IOPS as a formula", () => {
     expect(plan.sheets.map((s) => s.name)).toContain("Hosts");
     const hosts = table(plan, "Hosts");
