@@ -315,12 +315,23 @@ interface ModelInputCells {
 /** Name of the Model sheet's input table (the planner types the storage's servers there). */
 export const MODEL_INPUTS_TABLE = "ModelInputs";
 
-/** The ModelInputs table: one row per input, the value in the second column. */
-function modelInputColumns(): ColumnSpec<{ name: string; value: number | null; meaning: string }>[] {
+/**
+ * The ModelInputs table: one row per input, the value in the second column. What an input means is
+ * the value column's note and the sheet's notes (a long text here would widen the column the
+ * CpuFit table shares).
+ */
+function modelInputColumns(): ColumnSpec<{ name: string; value: number | null }>[] {
   return [
     { key: "input", header: "input", numFmt: F.text, keep: true, get: (r) => r.name },
-    { key: "value", header: "value", numFmt: F.int, keep: true, get: (r) => num(r.value) },
-    { key: "meaning", header: "meaning", numFmt: F.text, keep: true, get: (r) => r.meaning },
+    {
+      key: "value",
+      header: "value",
+      numFmt: F.int,
+      keep: true,
+      description:
+        "Storage servers for the per-step M/M/c (blank: no M/M/c; 1 = a single-server model). Not the generator's queue depth",
+      get: (r) => num(r.value),
+    },
   ];
 }
 
@@ -793,14 +804,7 @@ export function modelSheet(
   const model = new SheetBuilder("Model", modelNotes());
   model.table(CPU_FIT_TABLE, cpuFitColumns(), cpu.groups);
   if (curves.length > 0) model.table("ResponseFit", responseFitColumns(), curves);
-  const inputs = model.table(MODEL_INPUTS_TABLE, modelInputColumns(), [
-    {
-      name: "storage servers c",
-      value: servers,
-      meaning:
-        "Servers of the storage for the per-step M/M/c (blank: no M/M/c). 1 = a single-server model; not the generator's queue depth",
-    },
-  ]);
+  const inputs = model.table(MODEL_INPUTS_TABLE, modelInputColumns(), [{ name: "storage servers c", value: servers }]);
   const serversCell = cellA1({ row: inputs.at.row + 1, col: inputs.at.col + 1 }, { absolute: true });
   model.table("Model", modelColumns({ servers: serversCell }, rows), rows);
   for (const chart of [
