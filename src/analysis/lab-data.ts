@@ -512,11 +512,7 @@ function stepFromFio(s: FioStep, duplicateName: boolean): LabStep {
  *
  * @returns the file's segment of kept rows, or null when it keeps none
  */
-function groupSubintervalRows(
-  file: string,
-  table: IogenTable,
-  groups: Map<string, { group: SubintervalGroup; rows: Uint32Column }>,
-): SubintervalSegment | null {
+function groupSubintervalRows(file: string, table: IogenTable, groups: GroupMap): SubintervalSegment | null {
   const stepCol = table.column("step");
   const host = table.text.host;
   const category = table.text.category;
@@ -578,65 +574,62 @@ function groupSubintervalRows(
   return { source: file, table, rows: all ? null : kept.values(), length: kept.length };
 }
 
-/**
- * Brings the readers' results into one list of steps and subintervals.
- *
- * @param inputs - results of `readLabText`/`readLabStream` without errors
- * @returns steps (sorted by source order, host, step, category), subintervals, label columns, warnings
- */
-export function collectLabData(inputs: readonly LabFileResult[]): LabData {
-  const warnings: string[] = [];
-  const steps: LabStep[] = [];
-  const subintervals: SubintervalSegment[] = [];
-  const labelColumns: string[] = [];
-  const addLabels = (names: Iterable<string>): void => {
-    for (const n of names) if (!labelColumns.includes(n)) labelColumns.push(n);
-  };
+/** Subinterval groups by host × step × category key, with the rows gathered for each. */
+type GroupMap = Map<string, { group: SubintervalGroup; rows: Uint32Column }>;
 
-  // Subinterval groups, by host × step × category (first file wins when several give the same key).
-  // Rows are looked up by their numeric step and their host and category codes, so the text key
-  // is built once per group of a file, not once per row.
-  const groups = new Map<string, { group: SubintervalGroup; rows: Uint32Column }>();
+/**
+ * Groups every subinterval file's rows by host × step × category (first file wins when several give
+ * the same key). Rows are looked up by their numeric step and their host and category codes, so
+ * the text key is built once per group of a file, not once per row.
+ */
+function groupSubintervals(
+  inputs: readonly LabFileResult[],
+  addLabels: (names: Iterable<string>) => void,
+): { groups: GroupMap; segments: SubintervalSegment[]; ordered: SubintervalGroup[] } {
+  const groups: GroupMap = new Map();
+  const segments: SubintervalSegment[] = [];
   for (const input of inputs) {
     if (input.format !== "iogen-subinterval") continue;
     addLabels(input.iogen.labelColumns);
     const segment = groupSubintervalRows(input.file, input.iogen.table, groups);
-    if (segment) subintervals.push(segment);
+    if (segment) segments.push(segment);
   }
-  const subintervalGroups: SubintervalGroup[] = [];
+  const ordered: SubintervalGroup[] = [];
   for (const g of groups.values()) {
     g.rows.trim();
     g.group.rows = g.rows.values();
-    subintervalGroups.push(g.group);
+    ordered.push(g.group);
   }
-  const used = new Set<string>();
-  for (const input of inputs) {
-    if (input.format === "iogen-summary") {
-      addLabels(input.iogen.labelColumns);
-      const table = input.iogen.table;
-      const steadyColumn = table.column("steady_from") !== null;
-      for (let i = 0; i < table.length; i++) {
-        const r = table.row(i);
-        const k = key(r.host, stepId(r.values.step), r.category);
-        const g = groups.get(k);
-        if (g) used.add(k);
-        steps.push(stepFromSummary(r, input.file, g?.group, steadyColumn));
-      }
-    } else if (input.format === "fio-json") {
-      const jobsPerName = new Map<string, Set<number>>();
-      for (const s of input.fio.rows) {
-        const set = jobsPerName.get(s.job) ?? new Set<number>();
-        set.add(s.jobIndex);
-        jobsPerName.set(s.job, set);
-      }
-      for (const s of input.fio.rows) steps.push(stepFromFio(s, (jobsPerName.get(s.job)?.size ?? 1) > 1));
-    }
+  return { groups, segments, ordered };
+}
+
+/** The steps of one summary CSV (each with its subinterval group, whose key goes into `used`). */
+function summarySteps(file: string, table: IogenTable, groups: GroupMap, used: Set<string>): LabStep[] {
+  const steadyColumn = table.column("steady_from") !== null;
+  const out: LabStep[] = [];
+  for (let i = 0; i < table.length; i++) {
+    const r = table.row(i);
+    const k = key(r.host, stepId(r.values.step), r.category);
+    const g = groups.get(k);
+    if (g) used.add(k);
+    out.push(stepFromSummary(r, file, g?.group, steadyColumn));
   }
-  for (const [k, g] of groups) {
-    if (!used.has(k)) steps.push(stepFromSubintervals(g.group));
+  return out;
+}
+
+/** The steps of one fio JSON file; a job name used by several jobs gets `#index`. */
+function fioSteps(rows: readonly FioStep[]): LabStep[] {
+  const jobsPerName = new Map<string, Set<number>>();
+  for (const s of rows) {
+    const set = jobsPerName.get(s.job) ?? new Set<number>();
+    set.add(s.jobIndex);
+    jobsPerName.set(s.job, set);
   }
-  if (steps.some((s) => s.tool === "fio")) addLabels(["job", "rw", "numjobs"]);
-  for (const s of steps) addLabels(Object.keys(s.labels));
+  return rows.map((s) => stepFromFio(s, (jobsPerName.get(s.job)?.size ?? 1) > 1));
+}
+
+/** Sorts steps by source order, host, step number and name, then category (overall, read, write, trim). */
+function sortSteps(steps: LabStep[], inputs: readonly LabFileResult[]): void {
   const sourceOrder = new Map(inputs.map((x, i) => [x.file, i] as const));
   const catOrder = (c: string): number => ["overall", "read", "write", "trim"].indexOf(c);
   steps.sort(
@@ -647,12 +640,40 @@ export function collectLabData(inputs: readonly LabFileResult[]): LabData {
       a.step.localeCompare(b.step) ||
       catOrder(a.category) - catOrder(b.category),
   );
+}
+
+/**
+ * Brings the readers' results into one list of steps and subintervals.
+ *
+ * @param inputs - results of `readLabText`/`readLabStream` without errors
+ * @returns steps (sorted by source order, host, step, category), subintervals, label columns, warnings
+ */
+export function collectLabData(inputs: readonly LabFileResult[]): LabData {
+  const warnings: string[] = [];
+  const steps: LabStep[] = [];
+  const labelColumns: string[] = [];
+  const addLabels = (names: Iterable<string>): void => {
+    for (const n of names) if (!labelColumns.includes(n)) labelColumns.push(n);
+  };
+  const { groups, segments, ordered } = groupSubintervals(inputs, addLabels);
+  const used = new Set<string>();
+  for (const input of inputs) {
+    if (input.format === "iogen-summary") {
+      addLabels(input.iogen.labelColumns);
+      steps.push(...summarySteps(input.file, input.iogen.table, groups, used));
+    } else if (input.format === "fio-json") steps.push(...fioSteps(input.fio.rows));
+  }
+  // A subinterval group no summary row covers is a step of its own.
+  for (const [k, g] of groups) if (!used.has(k)) steps.push(stepFromSubintervals(g.group));
+  if (steps.some((s) => s.tool === "fio")) addLabels(["job", "rw", "numjobs"]);
+  for (const s of steps) addLabels(Object.keys(s.labels));
+  sortSteps(steps, inputs);
   if (steps.some((s) => s.basis === "subintervals")) {
     warnings.push(
       "Some steps were aggregated from subintervals (no summary CSV given): their p50/p90/p99 are left empty because percentiles cannot be averaged; pass the summary CSV too.",
     );
   }
-  return { steps, subintervals, subintervalGroups, labelColumns, warnings };
+  return { steps, subintervals: segments, subintervalGroups: ordered, labelColumns, warnings };
 }
 
 /**
