@@ -31,7 +31,7 @@ export function summarySheet(s: SummaryInput): SheetPlan {
     ],
     [
       "Model",
-      "CpuFit: marginal CPU cost per IO, background CPU and CPU saturation with 95 % intervals; ResponseFit: knee and saturation from response vs throughput; ModelInputs: the storage servers c for M/M/c; per step: U/X (includes background work), Little's law check, time before launch and iogen's lag, M/M/c prediction",
+      "CpuFit: CPU cost per IO, background, CPU saturation (95 % intervals); ResponseFit: knee, saturation; ModelInputs: storage servers c; per step: U/X, Little's law, launch lag, M/M/c",
     ],
   ];
   if (s.hasWhatIf)
