@@ -267,8 +267,9 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
             throw new Error(`${ws.name}!${a1(key)}: exported ${String(got)}, the analysis has ${String(want)}`);
         }
       }
-      // The lab sheets' CAPLAB formulas and the case's NPV_IT per option (its M/M/c figures are native).
-      expect(frozenCount).toBeGreaterThan(5);
+      // The case's NPV_IT per option (its M/M/c figures are native). The Model's MMC_RESPONSE cells
+      // are blank until the planner names the storage servers (ModelInputs), so none is counted.
+      expect(frozenCount).toBeGreaterThan(2);
 
       // Another program opens it: LibreOffice Calc recalculates it (values as in the workbook, the
       // conclusion line built again by its live formula) and reads its charts (it saves them again).
