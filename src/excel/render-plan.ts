@@ -41,6 +41,7 @@ import {
   MAX_BLOCK_ROWS,
   MAX_REQUEST_BYTES,
   RowBlock,
+  formatRuns,
   formulaRuns,
   freeSheetName,
   freeTableName,
@@ -206,15 +207,22 @@ class Writer {
     let start = 0;
     while (start < n) {
       let failed = false;
-      for (const block of rowBlocks(table, addin, budget, MAX_BLOCK_ROWS, start)) {
+      const blocks = rowBlocks(table, addin, budget, MAX_BLOCK_ROWS, start);
+      for (let next = blocks.next(); !next.done;) {
+        const block = next.value;
         const bytes = this.queueBlock(ws, block, at) + pendingBytes;
+        const request = this.sync(
+          sheetName,
+          `${tableName} rows ${block.first + 1}-${block.first + block.values.length}`,
+          bytes,
+          block.values.length,
+        );
+        // The next block is converted while this request makes its round trip (nothing is queued
+        // on the context meanwhile: only plain arrays are built). Its handler is attached below,
+        // in this same task, so a rejection is never unhandled.
+        next = blocks.next();
         try {
-          await this.sync(
-            sheetName,
-            `${tableName} rows ${block.first + 1}-${block.first + block.values.length}`,
-            bytes,
-            block.values.length,
-          );
+          await request;
         } catch (e) {
           if (!isPayloadTooLarge(e) || block.values.length <= 1) throw e;
           // Refused as too large: nothing of the request was applied, so send the same rows again
@@ -245,10 +253,13 @@ class Writer {
     const rows = block.values.length;
     const cols = block.values[0].length;
     this.context.application.suspendApiCalculationUntilNextSync();
-    const range = ws.getRangeByIndexes(at.row + 1 + block.first, at.col, rows, cols);
-    range.numberFormat = block.formats;
-    range.values = block.values;
-    let bytes = jsonBytes(block.formats) + jsonBytes(block.values);
+    const row = at.row + 1 + block.first;
+    // Formats before values (text stays text); runs of one format as one 1×1 write (blocks.ts).
+    for (const run of formatRuns(block))
+      ws.getRangeByIndexes(row, at.col + run.col, rows, run.cols).numberFormat = run.formats;
+    ws.getRangeByIndexes(row, at.col, rows, cols).values = block.values;
+    // The block's size as measured while it was cut (values and formats as sent), not serialized again.
+    let bytes = block.bytes;
     for (const run of formulaRuns(block)) {
       ws.getRangeByIndexes(at.row + 1 + block.first + run.row, at.col + run.col, run.formulas.length, 1).formulas =
         run.formulas;

@@ -11,11 +11,18 @@
  *
  * Formula injection: a string that begins with =, +, -, @, tab or CR (or that Excel would turn
  * into a number or date) gets number format "@" (text) in the same request *before* its value.
+ *
+ * Number formats are sent once per run of columns that share one format in a block, as a 1×1
+ * array Excel applies to every cell of the range (Excel.Range.numberFormat: "If the argument is a
+ * single value, it will be applied to all cells in the range"; a 1×1 array on a bounded range,
+ * OfficeDev/office-js-docs-pr#5400), and as a column of formats only where a column mixes them (a
+ * "@" text cell in a General column). A cell-by-cell format array was about half of each request:
+ * a million-row import took twice the round trips.
  */
 import { CellValue, ColumnPlan, TablePlan, tableCell, tableRowCount } from "../analysis/plan";
 
-/** Largest serialized payload per sync we aim for (Excel on the web refuses 5 MB). */
-export const MAX_REQUEST_BYTES = 4_000_000;
+/** Largest serialized payload per sync we aim for (Excel on the web refuses 5 MB; 10 % spare). */
+export const MAX_REQUEST_BYTES = 4_500_000;
 /** Most rows per write block (Microsoft advises 5k–20k rows per block for large writes). */
 export const MAX_BLOCK_ROWS = 20_000;
 /** Share of the request budget a block's arrays may use (the rest: action framing, formats of headers). */
@@ -159,18 +166,20 @@ export function* rowBlocks(
 ): Generator<RowBlock> {
   const n = tableRowCount(table);
   const fmts = table.columns.map((c: ColumnPlan) => c.numFmt ?? "General");
-  let block: RowBlock = { first: start, values: [], formats: [], formulas: [], bytes: 2 };
+  const cost = new FormatCost(fmts.length);
+  let block: RowBlock = { first: start, values: [], formats: [], formulas: [], bytes: cost.base };
   const cell: ExcelCell = { value: "", format: "General", formula: null };
   const textBytes = new Map<string, number>();
   for (let r = start; r < n; r++) {
     const values: (number | string | boolean)[] = [];
     const formats: string[] = [];
-    let bytes = 6;
+    const formulas: { col: number; formula: string }[] = [];
+    let bytes = 3;
     for (let c = 0; c < fmts.length; c++) {
       excelCellInto(cell, tableCell(table, r, c) ?? null, fmts[c], addinFormulas);
       values.push(cell.value);
       formats.push(cell.format);
-      // Exact JSON length of the value and the format, plus their separators (a text's, once per text).
+      // Exact JSON length of the value plus its separator (a text's measured once per text).
       const v = cell.value;
       let vBytes = typeof v === "string" ? textBytes.get(v) : String(v).length;
       if (vBytes === undefined) {
@@ -178,24 +187,105 @@ export function* rowBlocks(
         if (textBytes.size < 100_000) textBytes.set(v as string, vBytes);
       }
       bytes += vBytes + 1;
-      bytes += utf8Length(cell.format) + 3;
       if (cell.formula !== null) {
-        block.formulas.push({ row: r - block.first, col: c, formula: cell.formula });
+        formulas.push({ col: c, formula: cell.formula });
         bytes += utf8Length(cell.formula) + 60; // one small formulas request per cell group
       }
     }
-    if (block.values.length > 0 && (block.bytes + bytes > maxBytes || block.values.length >= maxRows)) {
-      // Move the formulas of this row (already pushed) to the next block.
-      const moved = block.formulas.filter((f) => f.row === r - block.first);
-      block.formulas = block.formulas.filter((f) => f.row !== r - block.first);
+    if (
+      block.values.length > 0 &&
+      (block.bytes + bytes + cost.added(formats) > maxBytes || block.values.length >= maxRows)
+    ) {
       yield block;
-      block = { first: r, values: [], formats: [], formulas: moved.map((f) => ({ ...f, row: 0 })), bytes: 2 };
+      cost.reset();
+      block = { first: r, values: [], formats: [], formulas: [], bytes: cost.base };
     }
+    for (const f of formulas) block.formulas.push({ row: r - block.first, col: f.col, formula: f.formula });
+    block.bytes += bytes + cost.add(formats);
     block.values.push(values);
     block.formats.push(formats);
-    block.bytes += bytes;
   }
   if (block.values.length > 0) yield block;
+}
+
+/**
+ * The bytes of a block's number formats as {@link formatRuns} sends them: a fixed cost per column
+ * while the column's cells share one format, the whole column of formats once they differ.
+ */
+class FormatCost {
+  /** Per column: the block's first format, whether the column mixes formats, their bytes so far. */
+  private first: (string | undefined)[];
+  private mixed: boolean[];
+  private columnBytes: number[];
+  private readonly sizes = new Map<string, number>();
+  /** A block's bytes before any row: brackets, and one small range request per column. */
+  readonly base: number;
+  constructor(private readonly cols: number) {
+    this.first = new Array<string | undefined>(cols).fill(undefined);
+    this.mixed = new Array<boolean>(cols).fill(false);
+    this.columnBytes = new Array<number>(cols).fill(0);
+    this.base = 4 + cols * 80;
+  }
+  reset(): void {
+    this.first.fill(undefined);
+    this.mixed.fill(false);
+    this.columnBytes.fill(0);
+  }
+  private size(format: string): number {
+    let s = this.sizes.get(format);
+    if (s === undefined) {
+      s = utf8Length(format) + 5; // quotes, brackets, comma
+      this.sizes.set(format, s);
+    }
+    return s;
+  }
+  /** What adding a row with these formats would add (the state unchanged). */
+  added(formats: string[]): number {
+    let bytes = 0;
+    for (let c = 0; c < this.cols; c++) {
+      const f = formats[c];
+      if (this.mixed[c]) bytes += this.size(f);
+      else if (this.first[c] !== undefined && this.first[c] !== f) bytes += this.columnBytes[c] + this.size(f);
+    }
+    return bytes;
+  }
+  /** Adds a row: returns the bytes it adds. */
+  add(formats: string[]): number {
+    let bytes = 0;
+    for (let c = 0; c < this.cols; c++) {
+      const f = formats[c];
+      const s = this.size(f);
+      if (this.mixed[c]) bytes += s;
+      else if (this.first[c] === undefined) this.first[c] = f;
+      else if (this.first[c] !== f) {
+        this.mixed[c] = true;
+        bytes += this.columnBytes[c] + s;
+      }
+      this.columnBytes[c] += s;
+    }
+    return bytes;
+  }
+}
+
+/**
+ * A block's number formats as few writes as possible: each run of adjacent columns whose cells all
+ * share one format is one range with a 1×1 array (applied to every cell); a column that mixes
+ * formats is one range with its column of formats. In column order; every cell is covered once.
+ */
+export function formatRuns(block: RowBlock): { col: number; cols: number; formats: string[][] }[] {
+  const rows = block.formats.length;
+  const cols = rows > 0 ? block.formats[0].length : 0;
+  const runs: { col: number; cols: number; formats: string[][] }[] = [];
+  for (let c = 0; c < cols; c++) {
+    const f = block.formats[0][c];
+    let uniform = true;
+    for (let r = 1; r < rows && uniform; r++) uniform = block.formats[r][c] === f;
+    const last = runs.at(-1);
+    if (!uniform) runs.push({ col: c, cols: 1, formats: block.formats.map((line) => [line[c]]) });
+    else if (last && last.formats.length === 1 && last.formats[0][0] === f && last.col + last.cols === c) last.cols++;
+    else runs.push({ col: c, cols: 1, formats: [[f]] });
+  }
+  return runs;
 }
 
 /**

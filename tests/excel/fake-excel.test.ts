@@ -80,6 +80,28 @@ describe("typed text becomes what Excel makes of it, unless the cell is text", (
   });
 });
 
+test("a 1×1 number format applies to every cell of the range; a wrong-size array is refused", async () => {
+  const h = host();
+  const typed = [
+    ["1e5", "00123"],
+    ["TRUE", "£100"],
+    ["1/2", "x"],
+  ];
+  await run(h, async (ctx) => {
+    const ws = ctx.workbook.worksheets.add("S");
+    ws.getRangeByIndexes(0, 0, 3, 2).numberFormat = [["@"]];
+    ws.getRangeByIndexes(0, 0, 3, 2).values = typed;
+    await ctx.sync();
+  });
+  expect(h.workbook.sheet("S")!.values(0, 0, 3, 2)).toEqual(typed);
+  await expect(
+    run(h, async (ctx) => {
+      ctx.workbook.worksheets.getItem("S").getRangeByIndexes(0, 0, 3, 2).numberFormat = [["@", "@"]];
+      await ctx.sync();
+    }),
+  ).rejects.toThrow(/InvalidArgument/);
+});
+
 describe("formulas", () => {
   it("an invalid formula fails the request: the operations after it do not run", async () => {
     const h = host();

@@ -1233,11 +1233,21 @@ class RangeProxy {
   get numberFormat(): string[][] {
     return this.read("numberFormat");
   }
+  /**
+   * A 2-D array of the range's size, or a 1×1 array applied to every cell (Excel.Range.numberFormat:
+   * "If the argument is a single value, it will be applied to all cells in the range"; the 1×1
+   * form on a bounded range: OfficeDev/office-js-docs-pr#5400). Values and formulas take no such
+   * broadcast here (office-js-docs-reference#578: it does not work for them).
+   */
   set numberFormat(a: string[][]) {
-    this.check(a, "numberFormat");
+    const broadcast = a.length === 1 && a[0]?.length === 1 && this.rows * this.cols > 1;
+    if (!broadcast) this.check(a, "numberFormat");
     this.ctx.push({ range: this.address, numberFormat: a }, () => {
       const s = this.ws.model();
-      a.forEach((line, r) => line.forEach((f, c) => s.setFormat(this.row + r, this.col + c, f)));
+      if (broadcast) {
+        for (let r = 0; r < this.rows; r++)
+          for (let c = 0; c < this.cols; c++) s.setFormat(this.row + r, this.col + c, a[0][0]);
+      } else a.forEach((line, r) => line.forEach((f, c) => s.setFormat(this.row + r, this.col + c, f)));
     });
   }
   get values(): (number | string | boolean)[][] {
