@@ -24,7 +24,11 @@
  * apply work and its cell store count in the pane's main thread and memory, which a real Excel
  * would carry in its own process.
  *
- *   npm run bench:pane [-- --rows 1000000] [--runs 3] [--limits 1048575] [--latencies 0,20,100] [--write]
+ *   npm run bench:pane [-- --rows 1000000] [--runs 3] [--limits 1048575] [--latencies 0,20,100]
+ *                      [--baseline DIR] [--write]
+ *
+ * --baseline DIR also runs every configuration with an earlier build of the pane (a copy of its
+ * dist/), interleaved with this one: a before/after on the same machine under the same load.
  *
  * --write replaces the pane section of docs/benchmarks.md (between its BEGIN/END pane markers).
  */
@@ -161,6 +165,8 @@ const RECORDER = `(() => {
 })();`;
 
 interface RunResult {
+  /** "this build" or "baseline". */
+  build: string;
   limit: number;
   /** Milliseconds each sync waited (the round trip). */
   latency: number;
@@ -198,7 +204,7 @@ function longestGap(times: number[], from: number, to: number): number {
   return gap;
 }
 
-async function run(url: string, file: string, limit: number, latency: number): Promise<RunResult> {
+async function run(build: string, url: string, file: string, limit: number, latency: number): Promise<RunResult> {
   const memory = memorySampler();
   const s = await openPane(url, { args: ["--enable-precise-memory-info"], hostOptions: { latencyMs: latency } });
   try {
@@ -250,6 +256,7 @@ async function run(url: string, file: string, limit: number, latency: number): P
     const longest = rec.longTasks.reduce((a, b) => (b[1] > a[1] ? b : a), [0, 0]);
     const firstWrite = rec.labels.find(([, text]) => text.startsWith("Writing sheet"))?.[0] ?? t2;
     return {
+      build,
       limit,
       latency,
       readSeconds: (t1 - t0) / 1000,
@@ -291,7 +298,7 @@ const sec = (n: number): string => n.toFixed(1);
 const ms = (n: number): string => fmt(n);
 const mib = (n: number): string => fmt(n / 1048576);
 
-type Config = { limit: number; latency: number };
+type Config = { build: string; limit: number; latency: number };
 
 /** `caplab report FILE -o OUT.xlsx` as a user runs it (compiled CLI, plain node): wall seconds. */
 function headlessReport(file: string, dir: string, index: number): number {
@@ -329,15 +336,15 @@ function report(
       `(runs: ${reportSeconds.map(sec).join(", ")} s).`,
     "Rerun: `npm run bench:pane` (it builds dist/ and lib/ first; add `-- --write` to replace this section).",
     "",
-    "| Subinterval rows to write | round trip | round trips (largest request bytes) | read + preview s | analyse + write s | of it writing s | total s | total ÷ `caplab report` | longest gap, progress display | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB |",
-    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| build | Subinterval rows to write | round trip | round trips (largest request bytes) | read + preview s | analyse + write s | of it writing s | total s | total ÷ `caplab report` | longest gap, progress display | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const c of configs) {
-    const rs = results.filter((r) => r.limit === c.limit && r.latency === c.latency);
+    const rs = results.filter((r) => r.build === c.build && r.limit === c.limit && r.latency === c.latency);
     const max = (f: (r: RunResult) => number): number => Math.max(...rs.map(f));
     const med = (f: (r: RunResult) => number): number => median(rs.map(f));
     lines.push(
-      `| ${fmt(c.limit)} | ${c.latency} ms | ${fmt(med((r) => r.requests))} (${fmt(max((r) => r.largestRequest))}) | ` +
+      `| ${c.build} | ${fmt(c.limit)} | ${c.latency} ms | ${fmt(med((r) => r.requests))} (${fmt(max((r) => r.largestRequest))}) | ` +
         `${sec(med((r) => r.readSeconds))} | ${sec(med((r) => r.importSeconds))} | ` +
         `${sec(med((r) => r.writeSeconds))} | ${sec(med((r) => r.totalSeconds))} | ` +
         `**${(med((r) => r.totalSeconds) / headless).toFixed(2)}×** | ${ms(max((r) => r.maxLabelGap))} ms | ` +
@@ -349,11 +356,11 @@ function report(
   }
   lines.push("");
   for (const c of configs) {
-    const rs = results.filter((x) => x.limit === c.limit && x.latency === c.latency);
+    const rs = results.filter((x) => x.build === c.build && x.limit === c.limit && x.latency === c.latency);
     const r = rs[0];
     const worst = rs.reduce((a, b) => (b.longestTask > a.longestTask ? b : a));
     lines.push(
-      `- ${fmt(c.limit)} at ${c.latency} ms: sheets ${r.sheets.join(", ")}; Steps ${fmt(r.stepsRows)} rows, ` +
+      `- ${c.build}, ${fmt(c.limit)} at ${c.latency} ms: sheets ${r.sheets.join(", ")}; Steps ${fmt(r.stepsRows)} rows, ` +
         `Subintervals ${fmt(r.subintervalRows)} rows; ${r.charts} charts; requests refused ${r.refused}; the longest ` +
         `task (${ms(worst.longestTask)} ms) began during “${worst.longestTaskDuring}”. ` +
         (r.summaryWarning
@@ -369,9 +376,14 @@ async function main(argv: string[]): Promise<void> {
   const runs = Number(arg(argv, "--runs", "3"));
   const limits = arg(argv, "--limits", "1048575").split(",").map(Number);
   const latencies = arg(argv, "--latencies", "0,20,100").split(",").map(Number);
-  const configs: Config[] = limits.flatMap((limit) => latencies.map((latency) => ({ limit, latency })));
+  const baseline = argv.includes("--baseline") ? arg(argv, "--baseline", "") : undefined;
+  const builds = baseline ? ["this build", "baseline"] : ["this build"];
+  const configs: Config[] = limits.flatMap((limit) =>
+    latencies.flatMap((latency) => builds.map((build) => ({ build, limit, latency }))),
+  );
   const dir = mkdtempSync(join(tmpdir(), "caplab-bench-pane-"));
   const server = await serveDist();
+  const baselineServer = baseline ? await serveDist(baseline) : undefined;
   try {
     const file = join(dir, "subintervals.csv");
     process.stderr.write(`writing ${fmt(rows)}-row iogen subinterval CSV in ${dir} ...\n`);
@@ -385,8 +397,11 @@ async function main(argv: string[]): Promise<void> {
     const reportSeconds: number[] = [];
     for (let i = 0; i < runs; i++) {
       for (const c of configs) {
-        process.stderr.write(`run ${i + 1}/${runs}, limit ${fmt(c.limit)}, ${c.latency} ms per round trip ...\n`);
-        const r = await run(server.url, file, c.limit, c.latency);
+        process.stderr.write(
+          `run ${i + 1}/${runs}, ${c.build}, limit ${fmt(c.limit)}, ${c.latency} ms per round trip ...\n`,
+        );
+        const url = c.build === "baseline" && baselineServer ? baselineServer.url : server.url;
+        const r = await run(c.build, url, file, c.limit, c.latency);
         process.stderr.write(`${JSON.stringify({ ...r, warningsShown: r.warningsShown.length })}\n`);
         results.push(r);
       }
@@ -415,6 +430,7 @@ async function main(argv: string[]): Promise<void> {
     }
   } finally {
     await server.close();
+    await baselineServer?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
