@@ -123,6 +123,11 @@ export function missingRequirements(): string | null {
   );
 }
 
+/** Resolves in a later task (after the host has painted and run due timers). */
+function nextTask(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 0));
+}
+
 function isPayloadTooLarge(e: unknown): boolean {
   const code = (e as { code?: string })?.code ?? "";
   return code === "RequestPayloadSizeLimitExceeded" || /payload.*(size|large)/i.test(String((e as Error)?.message));
@@ -218,8 +223,10 @@ class Writer {
           block.values.length,
         );
         // The next block is converted while this request makes its round trip (nothing is queued
-        // on the context meanwhile: only plain arrays are built). Its handler is attached below,
-        // in this same task, so a rejection is never unhandled.
+        // on the context meanwhile: only plain arrays are built), in a task of its own so the
+        // pane paints and runs its timers between the two. The rejection is handled at `await`.
+        request.catch(() => undefined);
+        await nextTask();
         next = blocks.next();
         try {
           await request;
