@@ -20,7 +20,11 @@ export interface Block {
   cols: readonly string[];
 }
 
-/** Places tables (top to bottom, one blank row between, or beside another) and answers addresses. */
+/**
+ * Places tables (top to bottom, one blank row between, or beside another) and answers addresses.
+ * Every table has a title row above its header (the block's `at` is the header; the title is in
+ * the row above it), so two tables with the same columns ("Year | NFS | FC") are told apart.
+ */
 export class CaseLayout {
   private readonly blocks = new Map<string, Block>();
   private nextRow: number;
@@ -42,10 +46,10 @@ export class CaseLayout {
       if (new Set(keys).size !== keys.length) throw new Error(`internal: repeated key in table ${name}`);
     const at = beside
       ? { row: beside.at.row, col: beside.at.col + beside.cols.length + 1 }
-      : { row: this.nextRow, col: 0 };
+      : { row: this.nextRow + 1, col: 0 };
     const block: Block = { name, at, rows: [...rows], cols: [...cols] };
     this.blocks.set(name, block);
-    this.nextRow = Math.max(this.nextRow, rowBelow(at.row, 1 + rows.length));
+    this.nextRow = Math.max(this.nextRow, rowBelow(at.row - 1, 2 + rows.length));
     return block;
   }
 

@@ -36,16 +36,27 @@ export const NATIVE_MAX_LOAD = 500;
 /** Widest search window (candidates) written as a native SUMPRODUCT. */
 export const NATIVE_MAX_WINDOW = 200;
 
-/** Cell references (A1) of one workload's row: rate λ, service time S, servers c, P(wait). */
+/**
+ * Cell references (A1) of one workload's row: rate λ, service time S, servers c, P(wait).
+ *
+ * Times may be shown in a smaller unit than the case's (81 µs rather than 0.000081 s): then
+ * `shown` is the service-time cell in the shown unit and `service` is S in the case's unit (an
+ * expression such as `(D12/1000000)`), used where S meets the rate (the load a = λ·S). The wait,
+ * response and time targets are in the shown unit: Wq = C·S/(c − a) and the targets' tests are
+ * linear in S, so writing S in the shown unit gives them in that unit.
+ */
 export interface MmcCells {
   rate: string;
   service: string;
+  /** The service-time cell in the unit times are shown in (default: `service`). */
+  shown?: string;
   servers: string;
   pWait: string;
   wait: string;
 }
 
 const load = (c: MmcCells): string => `${c.rate}*${c.service}`;
+const shownS = (c: MmcCells): string => c.shown ?? c.service;
 
 /** Erlang C for server count `c` (a cell or an array expression) at load `a`, natively. */
 function erlangC(c: string, a: string): string {
@@ -62,12 +73,12 @@ export function pWaitFormula(c: MmcCells): string {
 /** Mean wait Wq = C·S/(c − a); #N/A when the queue is unstable (the wait grows without bound). */
 export function waitFormula(c: MmcCells): string {
   const a = `(${load(c)})`;
-  return `IF(${c.servers}<=${a},NA(),${c.pWait}*${c.service}/(${c.servers}-${a}))`;
+  return `IF(${c.servers}<=${a},NA(),${c.pWait}*${shownS(c)}/(${c.servers}-${a}))`;
 }
 
 /** Mean response R = S + Wq. */
 export function responseFormula(c: MmcCells): string {
-  return `${c.service}+${c.wait}`;
+  return `${shownS(c)}+${c.wait}`;
 }
 
 /** Utilization λ·S/c. */
@@ -108,7 +119,8 @@ function search(c: MmcCells, width: number, miss: (cc: string, a: string) => str
  * `mmcStaff`, C·S/(c − a) ≤ R − S.
  */
 export function staffForResponseFormula(c: MmcCells, target: string, width: number): string {
-  return search(c, width, (cc, a) => `${erlangC(cc, a)}*${c.service}/(${cc}-${a})>${target}-${c.service}`);
+  const s = shownS(c);
+  return search(c, width, (cc, a) => `${erlangC(cc, a)}*${s}/(${cc}-${a})>${target}-${s}`);
 }
 
 /**
@@ -116,5 +128,5 @@ export function staffForResponseFormula(c: MmcCells, target: string, width: numb
  * `mmcStaff`, 1 − C·e^{−(c − a)·t/S} ≥ level.
  */
 export function staffForServiceLevelFormula(c: MmcCells, level: string, within: string, width: number): string {
-  return search(c, width, (cc, a) => `1-${erlangC(cc, a)}*EXP(-(${cc}-${a})*${within}/${c.service})<${level}`);
+  return search(c, width, (cc, a) => `1-${erlangC(cc, a)}*EXP(-(${cc}-${a})*${within}/${shownS(c)})<${level}`);
 }

@@ -93,6 +93,11 @@ export interface CaseCells {
     meanWait: string;
     pWait: string;
     check: string;
+    /**
+     * The service time, mean response and mean wait cells (and a response or answer-within
+     * target) hold times in the case's unit × this (1, or 1000 / 1e6 when shown in ms or µs).
+     */
+    timeScale: number;
     /** True when the M/M/c figures are native formulas (live without the add-in). */
     native: boolean;
   }[][];
@@ -118,12 +123,18 @@ function native(formula: string, result: number | string): FormulaCell {
   return { formula, result };
 }
 
-/** Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200" (negative: "-£5"). */
+/**
+ * Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200"; negative with a true minus
+ * sign (U+2212) before the symbol, "−£5", as the sheet's number format shows it; never "−£0".
+ */
 export function money(amount: number, currency: string): string {
   const whole = Math.round(Math.abs(amount)).toLocaleString("en-GB");
-  const sign = amount < 0 && Math.round(Math.abs(amount)) !== 0 ? "-" : "";
+  const sign = amount < 0 && Math.round(Math.abs(amount)) !== 0 ? MINUS : "";
   return currency.length === 1 ? `${sign}${currency}${whole}` : `${sign}${currency} ${whole}`;
 }
+
+/** The minus sign of money on the sheet and in the page (U+2212, not a hyphen). */
+export const MINUS = "\u2212";
 
 /** A rate as a percentage with up to two decimals: 0.1 → "10%", 0.075 → "7.5%". */
 export function percent(rate: number): string {
@@ -175,6 +186,24 @@ export function referencedCells(ref: string | string[]): string {
   return typeof ref === "string" ? ref : ref.length === 1 ? ref[0] : `AVERAGE(${ref.join(",")})`;
 }
 
+/**
+ * The unit the Capacity table shows times in: the case's, or a smaller one when the case is in
+ * seconds (or milliseconds) and its service times are small, so 0.000081 s shows as 81 µs.
+ *
+ * @example shownTimeUnit("s", [0.000081, 0.000041]) // => { unit: "µs", scale: 1000000 }
+ */
+export function shownTimeUnit(timeUnit: string, serviceTimes: number[]): { unit: string; scale: number } {
+  const smallest = Math.min(...serviceTimes.filter((t) => t > 0));
+  const unit = timeUnit.trim().toLowerCase();
+  if (!Number.isFinite(smallest)) return { unit: timeUnit, scale: 1 };
+  if (["s", "sec", "second", "seconds"].includes(unit)) {
+    if (smallest < 1e-3) return { unit: "µs", scale: 1e6 };
+    if (smallest < 0.1) return { unit: "ms", scale: 1e3 };
+  }
+  if (["ms", "millisecond", "milliseconds"].includes(unit) && smallest < 0.1) return { unit: "µs", scale: 1e3 };
+  return { unit: timeUnit, scale: 1 };
+}
+
 /** Decimals that show the smallest time to 3 significant digits (at least 2): 30 → 2, 0.000041 → 7. */
 function timeFormat(times: number[]): string {
   const smallest = Math.min(...times.filter((t) => t > 0));
@@ -182,9 +211,20 @@ function timeFormat(times: number[]): string {
   return "0." + "0".repeat(decimals);
 }
 
+/** Money: "£22,066", negative "−£22,066" (U+2212 before the symbol), zero "£0". */
 function currencyFormat(currency: string): string {
   const symbol = currency.length === 1 ? `"${currency}"` : `"${currency} "`;
-  return `${symbol}#,##0;-${symbol}#,##0`;
+  const minus = currency.length === 1 ? `"${MINUS}${currency}"` : `"${MINUS}${currency} "`;
+  return `${symbol}#,##0;${minus}#,##0;${symbol}0`;
+}
+
+/**
+ * A difference of two sums of the same payments can come out as −1e−10 instead of 0, which a
+ * currency format shows as "−£0"; rounded to a millionth of a currency unit it is 0 (the figure
+ * is unchanged for any real amount). The same rounding on the sheet: ROUND(x, 6).
+ */
+function roundMicro(x: number): number {
+  return Math.round(x * 1e6) / 1e6 + 0;
 }
 
 /** Table names: letters, digits and underscores, starting with a letter. */
@@ -255,10 +295,12 @@ interface Ctx {
   returns: Block;
   savings: Block;
   sensitivity: Block;
-  tornadoChart: Block;
   scenarios: Block;
+  recommendation: Block;
   addin: (address: string, formula: string, result: number, nativeEquivalent?: string) => CellValue;
   cells: CaseCells;
+  /** The unit the Capacity table shows times in ({@link shownTimeUnit}). */
+  shownTime: { unit: string; scale: number };
 }
 
 const opt = (i: number): string => `option_${i + 1}`;
@@ -430,9 +472,12 @@ function costsTable(ctx: Ctx): TablePlan {
         );
       }
       case "diff":
-        return native(`${here("npv", i)}-${here("npv", 0)}`, r.difference);
+        return native(`ROUND(${here("npv", i)}-${here("npv", 0)},6)`, roundMicro(r.difference));
       case "break_even":
-        return native(`${here("capex", i)}-${here("diff", i)}`, r.breakEvenCapex);
+        return native(
+          `ROUND(${here("capex", i)}-${here("diff", i)},6)`,
+          roundMicro(o.capex - roundMicro(r.difference)),
+        );
       default:
         return lineOf(ctx, o, Number(row.split(":")[1]))?.perYear ?? 0;
     }
@@ -493,6 +538,9 @@ function serversCell(
 ): CellValue {
   const a = w.arrivalRate * w.serviceTime;
   const c = at.factor ? { ...cells, rate: `(${cells.rate}*${at.factor})` } : cells;
+  // A time shown in a smaller unit, back in the case's unit for Capacity Lab's functions.
+  const scale = ctx.shownTime.scale;
+  const unscaled = (time: string): string => (scale === 1 ? time : `(${time})/${scale}`);
   switch (w.sizing.kind) {
     case "servers":
       return native(target, at.count);
@@ -500,21 +548,27 @@ function serversCell(
       return native(`MAX(ROUNDUP(${c.rate}*${c.service}/${target},0),INT(${c.rate}*${c.service})+1)`, at.count);
     case "response":
       if (nativeMmc(a, width)) return native(staffForResponseFormula(c, target, width), at.count);
-      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target}-${c.service})`, at.count);
+      return ctx.addin(
+        at.address,
+        `CAPLAB.MMC_STAFF(${c.service},${c.rate},${unscaled(`${target}-${c.shown ?? c.service}`)})`,
+        at.count,
+      );
     default:
       if (nativeMmc(a, width)) return native(staffForServiceLevelFormula(c, target, within, width), at.count);
-      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target},${within})`, at.count);
+      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target},${unscaled(within)})`, at.count);
   }
 }
 
 function capacityTable(ctx: Ctx, block: Block): TablePlan {
   const { input, result, layout } = ctx;
+  const { unit, scale } = ctx.shownTime;
+  const shown = (t: number): number => (scale === 1 ? t : t * scale);
   const times: number[] = [];
   for (const o of input.options)
     for (const w of o.workloads) {
-      times.push(w.serviceTime);
-      if (w.sizing.kind === "response") times.push(w.sizing.response);
-      if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(w.sizing.answerWithin);
+      times.push(shown(w.serviceTime));
+      if (w.sizing.kind === "response") times.push(shown(w.sizing.response));
+      if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(shown(w.sizing.answerWithin));
     }
   const tf = timeFormat(times);
   const columns: ColumnPlan[] = [
@@ -527,7 +581,7 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
     },
     {
       key: "service_time",
-      header: `Service time (${input.timeUnit}) (input)`,
+      header: `Service time (${unit}) (input)`,
       numFmt: tf,
       description: "S: mean service time (CPU time per IO, handling time per call)",
     },
@@ -535,25 +589,25 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
     {
       key: "target",
       header: "Target (input)",
-      description: "Servers for a fixed count; a fraction for utilization or service level; a time for response",
+      description: `Servers for a fixed count; a percentage for utilization or service level; a time in ${unit} for response`,
     },
     {
       key: "answer_within",
       header: "Answer within (input)",
       numFmt: tf,
-      description: `For a service-level target: the wait allowed, in ${input.timeUnit}`,
+      description: `For a service-level target: the wait allowed, in ${unit}`,
     },
     { key: "servers", header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
     { key: "utilization", header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
     {
       key: "mean_response",
-      header: `Mean response (${input.timeUnit})`,
+      header: `Mean response (${unit})`,
       numFmt: tf,
       description: "S + mean wait (M/M/c, exact Erlang C)",
     },
     {
       key: "mean_wait",
-      header: `Mean wait (${input.timeUnit})`,
+      header: `Mean wait (${unit})`,
       numFmt: tf,
       description: "Mean time queued before service",
     },
@@ -579,6 +633,8 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
   const limit = layout.cell(ctx.assumptions, "value", "utilization_limit", true);
   const loadAt = (side: "low" | "high"): string => layout.cell(ctx.sensitivity, "load", side, true);
   const rows: CellValue[][] = [];
+  const cellFormats: NonNullable<TablePlan["cellFormats"]> = [];
+  const targetCol = columns.findIndex((c) => c.key === "target");
   input.options.forEach((o, i) => {
     const cellsOf: CaseCells["workloads"][number] = [];
     o.workloads.forEach((w, j) => {
@@ -587,11 +643,18 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
       const wr = result.options[i].workloads[j];
       const c: MmcCells = {
         rate: at("rate"),
-        service: at("service_time"),
+        service: scale === 1 ? at("service_time") : `(${at("service_time")}/${scale})`,
+        shown: at("service_time"),
         servers: at("servers"),
         pWait: at("p_wait"),
         wait: at("mean_wait"),
       };
+      const kind = w.sizing.kind;
+      cellFormats.push({
+        row: rows.length,
+        col: targetCol,
+        numFmt: kind === "servers" ? "0" : kind === "response" ? tf : "0%",
+      });
       const target = at("target");
       const within = block.cols.includes("answer_within") ? at("answer_within") : "";
       const a = w.arrivalRate * w.serviceTime;
@@ -603,13 +666,17 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
         searchWidth(wr.serversHighLoad, w.arrivalRate * s.high * w.serviceTime),
       );
       const metrics = `CAPLAB.MMC_METRICS(${c.servers},${c.service},${c.rate})`;
+      const perScale = scale === 1 ? "" : `*${scale}`;
       const values: Record<string, CellValue> = {
         option: o.name,
         workload: w.name,
         rate: w.arrivalRate,
         service_time: w.serviceTimeRef
-          ? native(serviceTimeFormula(w.serviceTimeRef, w.serviceTimeRefDivisor), w.serviceTime)
-          : w.serviceTime,
+          ? native(
+              serviceTimeFormula(w.serviceTimeRef, w.serviceTimeRefDivisor) + (scale === 1 ? "" : `*${scale}`),
+              shown(w.serviceTime),
+            )
+          : shown(w.serviceTime),
         sizing_rule: SIZING_TEXT[w.sizing.kind],
         target:
           w.sizing.kind === "servers"
@@ -617,9 +684,9 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
             : w.sizing.kind === "utilization"
               ? w.sizing.utilization
               : w.sizing.kind === "response"
-                ? w.sizing.response
+                ? shown(w.sizing.response)
                 : w.sizing.level,
-        answer_within: w.sizing.kind === "serviceLevel" ? w.sizing.answerWithin : null,
+        answer_within: w.sizing.kind === "serviceLevel" ? shown(w.sizing.answerWithin) : null,
         servers: serversCell(ctx, w, c, { address: c.servers, count: wr.servers }, target, within, width),
         servers_low: serversCell(
           ctx,
@@ -641,11 +708,11 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
         ),
         utilization: native(utilizationFormula(c), wr.utilization),
         mean_response: live
-          ? native(responseFormula(c), wr.meanResponse)
-          : ctx.addin(at("mean_response"), `INDEX(${metrics},4,2)`, wr.meanResponse),
+          ? native(responseFormula(c), shown(wr.meanResponse))
+          : ctx.addin(at("mean_response"), `INDEX(${metrics},4,2)${perScale}`, shown(wr.meanResponse)),
         mean_wait: live
-          ? native(waitFormula(c), wr.meanWait)
-          : ctx.addin(at("mean_wait"), `INDEX(${metrics},3,2)`, wr.meanWait),
+          ? native(waitFormula(c), shown(wr.meanWait))
+          : ctx.addin(at("mean_wait"), `INDEX(${metrics},3,2)${perScale}`, shown(wr.meanWait)),
         p_wait: live ? native(pWaitFormula(c), wr.pWait) : ctx.addin(at("p_wait"), `INDEX(${metrics},2,2)`, wr.pWait),
         check: native(
           checkFormula(c, at("utilization"), limit),
@@ -662,13 +729,14 @@ function capacityTable(ctx: Ctx, block: Block): TablePlan {
         meanWait: c.wait,
         pWait: c.pWait,
         check: at("check"),
+        timeScale: scale,
         native: live && ctx.cells.addinFormulas.every((f) => f.address !== c.servers),
       });
     });
     ctx.cells.workloads.push(cellsOf);
     ctx.cells.servers.push(cellsOf.map((x) => x.servers));
   });
-  return tableOf(block, columns, rows);
+  return { ...tableOf(block, columns, rows), cellFormats };
 }
 
 /** The cost each option pays at the start of each year (and, with a residual value, the value recovered at the end). */
@@ -869,7 +937,8 @@ function sensitivityTable(ctx: Ctx): TablePlan {
   const sav = layout.span(savings, [yearKey(0), savKey(k)], [yearKey(result.periods - 1), savKey(k)]);
   const years = layout.span(savings, [yearKey(0), "year"], [yearKey(result.periods - 1), "year"]);
   const sc = (i: number, col: string): string => layout.cell(scenarios, opt(i), col);
-  const rows = result.tornado.map((row) => {
+  const rows = sensitivity.rows.map((driver) => {
+    const row = result.tornado.find((r) => r.driver === driver) as TornadoRow;
     const at = (side: "low" | "high"): string => layout.cell(sensitivity, row.driver, side);
     const saving = (side: "low" | "high"): string => {
       switch (row.driver) {
@@ -919,45 +988,39 @@ function sensitivityTable(ctx: Ctx): TablePlan {
   );
 }
 
-/** The tornado's chart data: one series per driver, its two points at the driver's height (largest swing on top). */
-function tornadoChartTable(ctx: Ctx): { table: TablePlan; chart: ChartPlan } {
-  const { input, result, layout, sensitivity, tornadoChart } = ctx;
-  const byRank = [...result.tornado].sort(
-    (a, b) => Math.abs(a.savingHigh - a.savingLow) - Math.abs(b.savingHigh - b.savingLow),
-  );
-  const height = (driver: string): number => byRank.findIndex((r) => r.driver === driver) + 1;
-  const rows = tornadoChart.rows.map((row) => {
-    const [driver, side] = row.split(":") as [TornadoRow["driver"], "low" | "high"];
-    const t = result.tornado.find((r) => r.driver === driver) as TornadoRow;
-    return [
-      native(layout.cell(sensitivity, driver, `saving_${side}`), side === "low" ? t.savingLow : t.savingHigh),
-      ...result.tornado.map((r) => (r.driver === driver ? height(driver) : null)),
-    ];
-  });
+/**
+ * The tornado chart: one horizontal bar per driver (largest swing on top, the Sensitivity table's
+ * order), from the base NPV saving to the saving at the driver's low and at its high value.
+ */
+function tornadoChart(ctx: Ctx): ChartPlan {
+  const { input, result, sensitivity } = ctx;
   const k = result.recommended;
-  const table = tableOf(
-    tornadoChart,
-    [
-      { key: "x", header: "NPV saving", numFmt: ctx.cur },
-      ...result.tornado.map((r): ColumnPlan => ({ key: r.driver, header: DRIVER_TEXT[r.driver], numFmt: "0" })),
-    ],
-    rows,
-  );
-  const chart: ChartPlan = {
+  const rows = sensitivity.rows.map((d) => result.tornado.find((r) => r.driver === d) as TornadoRow);
+  const base = (result.options[k].vsBaseline as VsBaseline).npvSaving;
+  return {
     id: ctx.names("tornado"),
     title: `Sensitivity: NPV saving of ${input.options[k].name} vs ${input.options[0].name}`,
-    kind: "line",
-    xTitle: `NPV saving (${input.currency}), each driver from low to high`,
-    yTitle: "Driver (largest swing on top)",
-    series: result.tornado.map((r) => ({
-      name: DRIVER_TEXT[r.driver],
-      x: [r.savingLow, r.savingHigh],
-      y: [height(r.driver), height(r.driver)],
-      style: "points+line",
-    })),
-    source: { table: tornadoChart.name, xColumn: "x", yColumns: result.tornado.map((r) => r.driver) },
+    kind: "bar",
+    categories: rows.map((r) => DRIVER_TEXT[r.driver]),
+    base,
+    xTitle: "Driver",
+    yTitle: `NPV saving (${input.currency}); bars from the base case ${money(base, input.currency)}`,
+    series: [
+      {
+        name: "Driver at its low value",
+        x: rows.map((_, j) => j),
+        y: rows.map((r) => r.savingLow),
+        style: "points",
+      },
+      {
+        name: "Driver at its high value",
+        x: rows.map((_, j) => j),
+        y: rows.map((r) => r.savingHigh),
+        style: "points",
+      },
+    ],
+    source: { table: sensitivity.name, xColumn: "driver", yColumns: ["saving_low", "saving_high"] },
   };
-  return { table, chart };
 }
 
 /**
@@ -1048,6 +1111,130 @@ function scenariosTable(ctx: Ctx): TablePlan {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The verdict first, and a title for every table
+
+/** Every table's title, by its name without the prefix. */
+function tableTitle(ctx: Ctx, name: string): string {
+  const { input, result } = ctx;
+  const baseline = input.options[0].name;
+  const k = result.recommended;
+  const titles: Record<string, string> = {
+    Recommendation: "Recommendation",
+    Assumptions: "Assumptions",
+    Costs: "Costs per option",
+    Escalation: "Escalation of running costs per year",
+    OneOff: "One-off costs",
+    OneOffYear: "Year each one-off cost is paid",
+    Return: `Return of each option against ${baseline}`,
+    Capacity: "Capacity: servers each workload needs (M/M/c)",
+    CostPerYear: "Cost per year",
+    CumulativeCost: "Cumulative discounted cost",
+    Savings: `Savings against ${baseline}, per year`,
+    Sensitivity: `Sensitivity: NPV saving of ${input.options[k].name} vs ${baseline}, one driver at a time`,
+    Scenarios: "Scenarios: net present cost with every driver low, base or high",
+  };
+  for (const [raw, title] of Object.entries(titles)) if (ctx.names(raw) === name) return title;
+  return name;
+}
+
+const RECOMMENDATION_ROWS = ["choose", "saving", "lead", "payback", "confidence"];
+
+/**
+ * The verdict, first on the sheet: the option to choose (the lowest net present cost), its NPV
+ * saving over the baseline, its lead over the next best option, its payback, and how far the
+ * choice can be trusted — whether every low and high value in the Sensitivity table keeps the same
+ * choice, and whether a workload is flagged in Capacity. All live formulas.
+ */
+function recommendationTable(ctx: Ctx): TablePlan {
+  const { input, result, layout, costs, returns, sensitivity } = ctx;
+  const n = input.options.length;
+  const npvs = layout.span(costs, ["npv", opt(0)], ["npv", opt(n - 1)], true);
+  const names = layout.span(costs, ["header", opt(0)], ["header", opt(n - 1)], true);
+  const k = `MATCH(TRUE,INDEX(ROUND(${npvs},2)=ROUND(MIN(${npvs}),2),0),0)`;
+  const npv0 = layout.cell(costs, "npv", opt(0), true);
+  const opts = result.options;
+  const c = result.cheapest;
+  const sorted = opts.map((o) => o.npv).sort((a, b) => a - b);
+  const notWithin = `not within ${input.years} year${input.years === 1 ? "" : "s"}`;
+  const paybacks = layout.span(returns, [opt(1), "payback"], [opt(n - 1), "payback"], true);
+  const paybackNow = c === 0 ? "n/a: keep the baseline" : ((opts[c].vsBaseline as VsBaseline).payback ?? notWithin);
+
+  // Confidence: the Sensitivity table measures option `r` against the baseline; the choice holds at a
+  // low or high value when the saving keeps its sign (positive when `r` is chosen, negative when the
+  // baseline is).
+  const r = result.recommended;
+  const savings = layout.span(
+    sensitivity,
+    [sensitivity.rows[0], "saving_low"],
+    [sensitivity.rows[sensitivity.rows.length - 1], "saving_high"],
+    true,
+  );
+  const reversing = c === 0 ? `COUNTIF(${savings},">=0")` : `COUNTIF(${savings},"<=0")`;
+  const all = result.tornado.length * 2;
+  const flips = result.tornado.reduce(
+    (m, t) => m + [t.savingLow, t.savingHigh].filter((v) => (c === 0 ? v >= 0 : v <= 0)).length,
+    0,
+  );
+  const checks = ctx.capacity
+    ? layout.span(
+        ctx.capacity,
+        [ctx.capacity.rows[0], "check"],
+        [ctx.capacity.rows[ctx.capacity.rows.length - 1], "check"],
+        true,
+      )
+    : undefined;
+  const flagged = opts.some((o) =>
+    o.workloads.some((w) => checkText(false, w.utilization, w.pWait, input.utilizationLimit) !== ""),
+  );
+  // Option names come from the input: the formula refers to their cells, never quotes them.
+  const against = `${input.options[r].name} vs ${input.options[0].name}`;
+  const againstCells = `${layout.cell(costs, "header", opt(r), true)}&" vs "&${layout.cell(costs, "header", opt(0), true)}`;
+  const high = `High: all ${all} low/high values in Sensitivity (${against}) keep this choice.`;
+  const highFormula = `"High: all ${all} low/high values in Sensitivity ("&${againstCells}&") keep this choice."`;
+  const low = (m: string): string =>
+    `"Low: "&${m}&" of ${all} low/high values in Sensitivity ("&${againstCells}&") reverse it."`;
+  const flagText = " Capacity: a workload is flagged (Check column).";
+  const confidenceNow =
+    (flips === 0 ? high : `Low: ${flips} of ${all} low/high values in Sensitivity (${against}) reverse it.`) +
+    (flagged ? flagText : "");
+  const confidence =
+    `IF(${reversing}=0,${highFormula},${low(reversing)})` +
+    (checks ? `&IF(COUNTIF(${checks},"?*")>0,"${flagText}","")` : "");
+  const rows: CellValue[][] = [
+    ["Choose", native(`INDEX(${names},${k})`, input.options[c].name)],
+    [
+      `NPV saving over ${input.options[0].name}`,
+      native(`ROUND(${npv0}-MIN(${npvs}),6)`, roundMicro(opts[0].npv - sorted[0])),
+    ],
+    [
+      "Lead over the next best option (NPV)",
+      native(`ROUND(SMALL(${npvs},2)-MIN(${npvs}),6)`, roundMicro(sorted[1] - sorted[0])),
+    ],
+    ["Payback (years)", native(`IF(${k}=1,"n/a: keep the baseline",INDEX(${paybacks},${k}-1))`, paybackNow)],
+    ["Confidence", native(confidence, confidenceNow)],
+  ];
+  return {
+    ...tableOf(
+      ctx.recommendation,
+      [
+        { key: "item", header: "Verdict" },
+        {
+          key: "value",
+          header: `Over ${input.years} year${input.years === 1 ? "" : "s"} at ${percent(input.discountRate)}`,
+        },
+      ],
+      rows,
+    ),
+    callout: true,
+    cellFormats: [
+      { row: 1, col: 1, numFmt: ctx.cur },
+      { row: 2, col: 1, numFmt: ctx.cur },
+      { row: 3, col: 1, numFmt: "0" },
+    ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // The conclusion, as a live formula
 
 /**
@@ -1066,7 +1253,7 @@ function conclusionFormula(ctx: Ctx): string {
   const rate = layout.cell(ctx.assumptions, "value", "discount_rate", true);
   const sym = input.currency.length === 1 ? input.currency : `${input.currency} `;
   const money = (x: string): string =>
-    `IF(AND(${x}<0,ROUND(ABS(${x}),0)<>0),"-","")&"${sym}"&TEXT(ROUND(ABS(${x}),0),"#,##0")`;
+    `IF(AND(${x}<0,ROUND(ABS(${x}),0)<>0),"${MINUS}","")&"${sym}"&TEXT(ROUND(ABS(${x}),0),"#,##0")`;
   const years = input.years;
   const over = `"over ${years} year${years === 1 ? "" : "s"} at "&ROUND(${rate}*100,2)&"%"`;
   const names = row("header");
@@ -1141,6 +1328,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
 
   // Placement: every table, with the keys of its rows and columns.
   const layout = new CaseLayout(rowBelow(0, notes.length));
+  const recommendation = layout.place(names("Recommendation"), RECOMMENDATION_ROWS, ["item", "value"]);
   const assumptions = layout.place(names("Assumptions"), ["value"], assumptionColumns(anyWorkloads));
   const optionKeys = input.options.map((_, i) => opt(i));
   const costs = layout.place(names("Costs"), costRows({ anyWorkloads, lineLabels, residual }), ["item", ...optionKeys]);
@@ -1178,7 +1366,10 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     "year",
     ...others.flatMap((i) => [savKey(i), cumSavKey(i), dcumSavKey(i)]),
   ]);
-  const drivers = result.tornado.map((r) => r.driver);
+  // Largest swing first: the tornado's widest bar on top.
+  const drivers = [...result.tornado]
+    .sort((a, b) => Math.abs(b.savingHigh - b.savingLow) - Math.abs(a.savingHigh - a.savingLow))
+    .map((r) => r.driver);
   const sensitivity = layout.place(names("Sensitivity"), drivers, [
     "driver",
     "low",
@@ -1187,12 +1378,6 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     "saving_high",
     "swing",
   ]);
-  const tornadoChart = layout.place(
-    names("TornadoChart"),
-    drivers.flatMap((d) => [`${d}:low`, `${d}:high`]),
-    ["x", ...drivers],
-    sensitivity,
-  );
   const scenarios = layout.place(
     names("Scenarios"),
     optionKeys,
@@ -1241,9 +1426,13 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     returns,
     savings,
     sensitivity,
-    tornadoChart,
     scenarios,
+    recommendation,
     cells,
+    shownTime: shownTimeUnit(
+      input.timeUnit,
+      input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
+    ),
     /**
      * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
      * (ExcelJS, HTML) must show the computed value or a native equivalent, never the formula (a
@@ -1256,7 +1445,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     },
   };
 
-  const tables: TablePlan[] = [assumptionsTable(ctx), costsTable(ctx)];
+  const tables: TablePlan[] = [recommendationTable(ctx), assumptionsTable(ctx), costsTable(ctx)];
   if (escalation)
     tables.push(
       perLineTable(
@@ -1292,9 +1481,8 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     );
   tables.push(returnsTable(ctx));
   if (capacity) tables.push(capacityTable(ctx, capacity));
-  tables.push(perYearTable(ctx), cumulativeTable(ctx), savingsTable(ctx), sensitivityTable(ctx));
-  const tornado = tornadoChartTable(ctx);
-  tables.push(tornado.table, scenariosTable(ctx));
+  tables.push(perYearTable(ctx), cumulativeTable(ctx), savingsTable(ctx), sensitivityTable(ctx), scenariosTable(ctx));
+  const titled = tables.map((t) => ({ ...t, title: tableTitle(ctx, t.name) }));
 
   const chart: ChartPlan = {
     id: names("cumulative"),
@@ -1315,8 +1503,8 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     name: options.sheetName ?? CASE_SHEET,
     notes,
     noteFormulas: [{ note: 1, formula: conclusionFormula(ctx) }],
-    tables,
-    charts: [chart, tornado.chart],
+    tables: titled,
+    charts: [chart, tornadoChart(ctx)],
     freezeHeader: false,
   };
   return {

@@ -146,6 +146,25 @@ export interface TablePlan {
    * text reports leave it out (they draw the series from the chart plan).
    */
   hidden?: boolean;
+  /**
+   * A human title for the table ("Cost per year"), shown above it: in a workbook in the row above
+   * the header (the placement leaves that row free for it), in HTML as the table's caption.
+   * Without one, HTML captions show {@link TablePlan.name}.
+   */
+  title?: string;
+  /** The table is the sheet's verdict (a case's recommendation): drawn boxed and emphasised. */
+  callout?: boolean;
+  /**
+   * Number formats of single cells that differ from their column's (a column mixing a server
+   * count, a fraction shown as a percentage and a time); `row` is the 0-based data row.
+   */
+  cellFormats?: { row: number; col: number; numFmt: string }[];
+}
+
+/** The number format of one data cell: its own (see {@link TablePlan.cellFormats}) or its column's. */
+export function cellNumFmt(table: TablePlan, row: number, col: number): string | undefined {
+  const own = table.cellFormats?.find((f) => f.row === row && f.col === col);
+  return own ? own.numFmt : table.columns[col]?.numFmt;
 }
 
 export interface SeriesPlan {
@@ -164,7 +183,16 @@ export interface SeriesPlan {
 export interface ChartPlan {
   id: string;
   title: string;
-  kind: "scatter" | "line";
+  /**
+   * `bar`: horizontal bars, one category per row of the source table (its `xColumn` holds the
+   * category names, in `categories`), each series a bar drawn from {@link ChartPlan.base} to the
+   * series' value (a tornado: low and high values of each driver around the base case).
+   */
+  kind: "scatter" | "line" | "bar";
+  /** For `bar`: the category names, top to bottom. */
+  categories?: string[];
+  /** For `bar`: the value the bars start from (the category axis crosses there). */
+  base?: number;
   xTitle: string;
   yTitle: string;
   /** A base-10 logarithmic x axis (all x > 0): for throughputs that span decades. */

@@ -255,6 +255,28 @@ class Writer {
     return true;
   }
 
+  /**
+   * Queues what the plan adds around a table's cells: its title in the row above the header (as
+   * text: a title is never a formula), single cells' own number formats, and a
+   * callout's figures in bold (the case's recommendation). Sent with the next request.
+   */
+  decorateTable(ws: Excel.Worksheet, table: TablePlan): void {
+    const at = table.at;
+    if (table.title !== undefined && at.row > 0) {
+      const cell = ws.getRangeByIndexes(at.row - 1, at.col, 1, 1);
+      cell.numberFormat = [["@"]];
+      cell.values = [[table.title]];
+      cell.format.font.bold = true;
+      cell.format.font.size = table.callout ? 13 : 12;
+    }
+    for (const f of table.cellFormats ?? [])
+      ws.getRangeByIndexes(at.row + 1 + f.row, at.col + f.col, 1, 1).numberFormat = [[f.numFmt]];
+    if (table.callout) {
+      ws.getRangeByIndexes(at.row + 1, at.col + 1, tableRowCount(table), table.columns.length - 1).format.font.bold =
+        true;
+    }
+  }
+
   /** Queues a block's formats, values and formulas; returns the serialized size queued. */
   private queueBlock(ws: Excel.Worksheet, block: RowBlock, at: { row: number; col: number }): number {
     const rows = block.values.length;
@@ -285,6 +307,52 @@ class Writer {
   }
 
   /**
+   * Draws a horizontal bar chart (a tornado) over its source table's cells: categories from the
+   * `xColumn`, one series per y column, bars from the plan's base (the value axis crosses there),
+   * the first category on top. Nothing is drawn when the source table is not on the sheet.
+   */
+  addBarChart(
+    ws: Excel.Worksheet,
+    chart: ChartPlan,
+    anchor: { row: number; col: number },
+    placed: { table: TablePlan; at: { row: number; col: number } } | undefined,
+  ): number {
+    const source = chart.source;
+    if (!placed || !source) return 0;
+    const n = tableRowCount(placed.table);
+    const x = columnIndex(placed.table, source.xColumn);
+    const ys = source.yColumns.map((key) => columnIndex(placed.table, key));
+    if (n === 0 || x < 0 || ys.some((y) => y < 0)) return 0;
+    const first = placed.at.row + 1;
+    const categories = ws.getRangeByIndexes(first, placed.at.col + x, n, 1);
+    let excelChart: Excel.Chart | null = null;
+    ys.forEach((y, i) => {
+      const values = ws.getRangeByIndexes(first, placed.at.col + y, n, 1);
+      let s: Excel.ChartSeries;
+      if (excelChart === null) {
+        excelChart = ws.charts.add(Excel.ChartType.barClustered, values, Excel.ChartSeriesBy.columns);
+        s = excelChart.series.getItemAt(0);
+      } else s = excelChart.series.add(chart.series[i]?.name ?? "");
+      s.setValues(values);
+      s.setXAxisValues(categories);
+      s.name = chart.series[i]?.name ?? "";
+    });
+    if (excelChart === null) return 0;
+    const c = excelChart as Excel.Chart;
+    c.title.text = chart.title;
+    c.axes.valueAxis.title.text = chart.yTitle;
+    c.axes.categoryAxis.reversePlotOrder = true; // the first row (largest swing) on top
+    // The category axis crosses at the base case, so the bars start there (ChartAxis.setPositionAt,
+    // ExcelApi 1.8; the tests' in-memory Excel has no such method, and then the bars start at 0).
+    const valueAxis = c.axes.valueAxis as Partial<Excel.ChartAxis>;
+    if (typeof valueAxis.setPositionAt === "function") valueAxis.setPositionAt(chart.base ?? 0);
+    c.axes.categoryAxis.tickLabelPosition = "Low";
+    (c.series.getItemAt(0) as Partial<Excel.ChartSeries>).overlap = 100;
+    c.setPosition(cellA1(anchor), cellA1({ row: anchor.row + 17, col: anchor.col + 7 }));
+    return 0;
+  }
+
+  /**
    * Draws a native XY scatter chart: series over the source table's cells where the plan allows
    * (see {@link liveColumns}), the others from a (sampled) data block written beside the tables.
    *
@@ -302,6 +370,7 @@ class Writer {
     let bytes = 0;
     let excelChart: Excel.Chart | null = null;
     const placed = tables.find((t) => t.table.name === chart.source?.table);
+    if (chart.kind === "bar") return this.addBarChart(ws, chart, anchor, placed);
     for (const [i, series] of chart.series.entries()) {
       let xRange: Excel.Range;
       let yRange: Excel.Range;
@@ -480,6 +549,7 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
           );
           rowsBefore += tableRowCount(table);
           if (isTable) tables.push(tableName);
+          writer.decorateTable(ws, table);
         }
         if (sheet.freezeHeader && sheet.tables.length > 0) ws.freezePanes.freezeRows(sheet.tables[0].at.row + 1);
         for (const t of sheet.tables) if (t.hidden) hideColumns(ws, t.at.col, t.at.col + t.columns.length);

@@ -19,7 +19,7 @@
 import { createHash } from "crypto";
 import { readFileSync } from "fs";
 import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
-import { rangeA1, tableRow, tableRowCount } from "../analysis/plan";
+import { cellNumFmt, rangeA1, tableRow, tableRowCount } from "../analysis/plan";
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -67,8 +67,8 @@ export function jsonForScript(value: unknown): string {
  * Formats a number for display the way an Excel number format would, for the formats a
  * workbook plan uses: `0`, `0.00`, `#,##0.0`, `0.0%`, `0.00E+00`, literal text in quotes
  * (`0.0" ms"`), `@` (text) and General (absent format: up to 6 significant digits).
- * Only the first section of a `pos;neg;zero` format is used (negative numbers keep their
- * minus sign). Date/time formats are shown as General: plans hold durations as numbers.
+ * A negative number uses the second section of a `pos;neg;zero` format when there is one (unsigned,
+ * as Excel does), unless it rounds to zero there; otherwise the first, with its minus sign. Date/time formats are shown as General: plans hold durations as numbers.
  *
  * @param value - the number.
  * @param numFmt - the Excel number format, or undefined for General.
@@ -78,7 +78,9 @@ export function jsonForScript(value: unknown): string {
  */
 export function formatNumber(value: number, numFmt?: string): string {
   if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "∞" : "−∞";
-  const section = (numFmt ?? "").split(";")[0].trim();
+  const sections = (numFmt ?? "").split(";");
+  if (value < 0 && sections.length > 1 && sections[1].trim() !== "") return formatNegative(value, sections);
+  const section = sections[0].trim();
   if (section === "" || /^general$/i.test(section)) return formatGeneral(value);
   if (section === "@") return String(value);
   // Literal text: "quoted", \x escapes; other layout characters (_x, *x) are dropped.
@@ -109,6 +111,16 @@ export function formatNumber(value: number, numFmt?: string): string {
     if (body === "-0") body = "0";
   }
   return prefix + body + suffix;
+}
+
+/**
+ * A negative number in a format with a negative section: shown by that section, unsigned
+ * ("£#,##0;−£#,##0" → "−£22,066"), unless it rounds to zero there ("£0", never "−£0").
+ */
+function formatNegative(value: number, sections: string[]): string {
+  const shown = formatNumber(-value, sections[1]);
+  if (/[1-9]/.test(shown)) return shown;
+  return formatNumber(0, sections.length > 2 && sections[2].trim() !== "" ? sections[2] : sections[0]);
 }
 
 function formatGeneral(value: number): string {
@@ -272,9 +284,15 @@ function renderSheet(sheet: SheetPlan, index: number, maxRows: number, charts: C
     for (const note of sheet.notes) out.push(`<p>${escapeHtml(note)}</p>`);
     out.push(`</div>`);
   }
+  // The verdict comes before the charts and the other tables.
+  for (const table of sheet.tables) if (table.callout) out.push(renderTable(table, maxRows));
   if (sheet.charts.length > 0) {
     out.push(`<div class="charts">`);
     sheet.charts.forEach((chart, j) => {
+      if (chart.kind === "bar") {
+        out.push(barChartFigure(chart, moneyFormatOf(sheet, chart)));
+        return;
+      }
       const el = `chart-${index}-${j + 1}`;
       const aligned = alignSeries(chart);
       charts.push({
@@ -297,19 +315,106 @@ function renderSheet(sheet: SheetPlan, index: number, maxRows: number, charts: C
     });
     out.push(`</div>`);
   }
-  // A hidden table is chart data: the charts above draw it from the plan's series.
-  for (const table of sheet.tables) if (!table.hidden) out.push(renderTable(table, maxRows));
+  // A hidden table is chart data: the charts above draw it from the plan's series; a callout came first.
+  for (const table of sheet.tables) if (!table.hidden && !table.callout) out.push(renderTable(table, maxRows));
   out.push(`</section>`);
   return out.filter((s) => s !== "").join("\n");
+}
+
+/** The number format of a chart's values: its source table's first value column's. */
+function moneyFormatOf(sheet: SheetPlan, chart: ChartPlan): string | undefined {
+  const table = sheet.tables.find((t) => t.name === chart.source?.table);
+  const key = chart.source?.yColumns[0];
+  return table?.columns.find((c) => c.key === key)?.numFmt;
+}
+
+/** A "nice" step for about `n` ticks over `span` (1, 2 or 5 × a power of ten). */
+function niceStep(span: number, n: number): number {
+  const raw = span / Math.max(1, n);
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const m = raw / p;
+  return (m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10) * p;
+}
+
+/**
+ * A horizontal bar chart (a tornado) as inline SVG, drawn here rather than by the chart script:
+ * one row per category (top to bottom), each series a bar from the plan's `base` to its value,
+ * a vertical line at the base, value ticks in the source's number format. Scales with the page
+ * (viewBox), readable without JavaScript.
+ */
+function barChartFigure(chart: ChartPlan, numFmt: string | undefined): string {
+  const cats = chart.categories ?? [];
+  const base = chart.base ?? 0;
+  const values = chart.series.flatMap((s) => s.y).filter(Number.isFinite);
+  let lo = Math.min(base, ...values);
+  let hi = Math.max(base, ...values);
+  if (hi === lo) hi = lo + 1;
+  const step = niceStep(hi - lo, 6);
+  lo = Math.floor(lo / step) * step;
+  hi = Math.ceil(hi / step) * step;
+  const W = 900;
+  const left = 230;
+  const right = 30;
+  const rowH = 34;
+  const top = 10;
+  const plotH = cats.length * rowH;
+  const x = (v: number): number => left + ((v - lo) / (hi - lo)) * (W - left - right);
+  const colours = ["#2f5597", "#c55a11", "#548235", "#7030a0"];
+  const parts: string[] = [];
+  for (let v = lo; v <= hi + step / 2; v += step) {
+    const px = x(v).toFixed(1);
+    parts.push(
+      `<line x1="${px}" y1="${top}" x2="${px}" y2="${top + plotH}" stroke="#e6e9ed"/>`,
+      `<text x="${px}" y="${top + plotH + 16}" text-anchor="middle" font-size="12">${escapeHtml(formatNumber(v, numFmt))}</text>`,
+    );
+  }
+  const barH = (rowH - 10) / Math.max(1, chart.series.length);
+  cats.forEach((cat, i) => {
+    const y0 = top + i * rowH;
+    parts.push(
+      `<text x="${left - 8}" y="${y0 + rowH / 2 + 4}" text-anchor="end" font-size="12">${escapeHtml(cat)}</text>`,
+    );
+    chart.series.forEach((s, k) => {
+      const v = s.y[i];
+      if (!Number.isFinite(v)) return;
+      const a = Math.min(x(base), x(v));
+      const w = Math.max(1, Math.abs(x(v) - x(base)));
+      parts.push(
+        `<rect x="${a.toFixed(1)}" y="${(y0 + 5 + k * barH).toFixed(1)}" width="${w.toFixed(1)}" height="${(barH - 1).toFixed(1)}" fill="${colours[k % colours.length]}">` +
+          `<title>${escapeHtml(`${cat}, ${s.name}: ${formatNumber(v, numFmt)}`)}</title></rect>`,
+      );
+    });
+  });
+  const bx = x(base).toFixed(1);
+  parts.push(`<line x1="${bx}" y1="${top}" x2="${bx}" y2="${top + plotH}" stroke="#1f2328" stroke-width="1.5"/>`);
+  const H = top + plotH + 40;
+  parts.push(
+    `<text x="${(left + (W - right)) / 2}" y="${H - 4}" text-anchor="middle" font-size="12" font-weight="600">${escapeHtml(chart.yTitle)}</text>`,
+  );
+  const legend = chart.series
+    .map(
+      (s, k) =>
+        `<span class="key"><svg width="12" height="12" aria-hidden="true"><rect width="12" height="12" fill="${colours[k % colours.length]}"/></svg> ${escapeHtml(s.name)}</span>`,
+    )
+    .join(" ");
+  return [
+    `<figure class="chart bar-chart">`,
+    `<figcaption>${escapeHtml(chart.title)}</figcaption>`,
+    `<svg viewBox="0 0 ${W} ${H}" width="100%" role="img" aria-label="${escapeHtml(chart.title)}" font-family="system-ui, sans-serif" fill="#1f2328">`,
+    ...parts,
+    `</svg>`,
+    `<p class="legend">${legend}</p>`,
+    `</figure>`,
+  ].join("\n");
 }
 
 function renderTable(table: TablePlan, maxRows: number): string {
   // Where the table is in the workbook (header and rows), the address its formulas use.
   const last = { row: table.at.row + tableRowCount(table), col: table.at.col + table.columns.length - 1 };
   const out: string[] = [
-    `<div class="table-wrap">`,
-    `<table data-range="${rangeA1(table.at, last)}">`,
-    `<caption>${escapeHtml(table.name)}</caption>`,
+    `<div class="table-wrap${table.callout ? " callout" : ""}${table.columns.length > 9 ? " wide" : ""}">`,
+    `<table data-range="${rangeA1(table.at, last)}" data-name="${escapeHtml(table.name)}">`,
+    `<caption>${escapeHtml(table.title ?? table.name)}</caption>`,
     `<thead><tr>`,
   ];
   for (const col of table.columns) {
@@ -323,7 +428,7 @@ function renderTable(table: TablePlan, maxRows: number): string {
     const row = tableRow(table, r);
     const cells: string[] = [];
     for (let c = 0; c < Math.max(row.length, table.columns.length); c++)
-      cells.push(renderCell(row[c], table.columns[c]));
+      cells.push(renderCell(row[c], table.columns[c], cellNumFmt(table, r, c)));
     out.push(`<tr>${cells.join("")}</tr>`);
   }
   out.push(`</tbody>`, `</table>`);
@@ -337,8 +442,11 @@ function renderTable(table: TablePlan, maxRows: number): string {
   return out.join("\n");
 }
 
-function renderCell(value: CellValue | undefined, column: ColumnPlan | undefined): string {
-  const fmt = column?.numFmt;
+function renderCell(
+  value: CellValue | undefined,
+  column: ColumnPlan | undefined,
+  fmt: string | undefined = column?.numFmt,
+): string {
   if (value === null || value === undefined) return `<td></td>`;
   if (typeof value === "number") return `<td class="num">${escapeHtml(formatNumber(value, fmt))}</td>`;
   if (typeof value === "string") {
@@ -352,7 +460,7 @@ function renderCell(value: CellValue | undefined, column: ColumnPlan | undefined
   // An add-in formula shows its computed value (this page has no CAPLAB functions), with the formula as its title.
   if ("addinFormula" in value) {
     const shown = value.result === null ? null : value.result;
-    const cell = renderCell(shown, column);
+    const cell = renderCell(shown, column, fmt);
     return cell.replace(
       /^<td( class="[^"]*")?>/,
       (_m, cls: string | undefined) => `<td${cls ?? ""} title="${escapeHtml("=" + value.addinFormula)}">`,
@@ -430,10 +538,26 @@ figure.chart figcaption { font-weight: 600; margin-bottom: 6px; }
 .table-wrap table { border-collapse: collapse; font-size: 13px; }
 .table-wrap caption { caption-side: top; text-align: left; font-weight: 600; padding: 4px 0; color: var(--muted); }
 .table-wrap th, .table-wrap td { border: 1px solid var(--line); padding: 3px 8px; vertical-align: top; }
-.table-wrap th { background: var(--head); text-align: left; font-weight: 600; white-space: nowrap; }
+.table-wrap th { background: var(--head); text-align: left; font-weight: 600; white-space: normal; min-width: 6ch; max-width: 22ch; overflow-wrap: break-word; }
+.table-wrap caption { font-size: 15px; color: var(--ink); }
+.callout { border: 2px solid var(--accent); border-radius: 6px; padding: 8px 14px; background: #f3f8ff; }
+.callout table { font-size: 15px; }
+.callout caption { font-size: 18px; }
+.callout th, .callout td { border: 0; background: none !important; }
+.table-wrap.callout td, .table-wrap.callout td.num { white-space: normal; text-align: left; }
+.callout td + td { font-weight: 600; }
+.table-wrap.wide table { font-size: 11px; }
+.table-wrap.wide th, .table-wrap.wide td { padding: 2px 4px; }
+.table-wrap.wide th { max-width: 10ch; min-width: 0; }
+.table-wrap.wide td { white-space: normal; max-width: 18ch; }
+.table-wrap.wide td.num { white-space: nowrap; }
+.bar-chart > svg { display: block; max-width: 100%; height: auto; }
+.bar-chart .legend { font-size: 12px; margin: 4px 0 0; text-align: center; }
+.bar-chart .key { margin: 0 8px; }
 .table-wrap th[title] { text-decoration: underline dotted var(--muted); cursor: help; }
 .table-wrap tbody tr:nth-child(even) td { background: var(--zebra); }
 .table-wrap td { white-space: nowrap; }
+.table-wrap th, .table-wrap td { padding: 3px 6px; }
 .table-wrap td.wrap { white-space: pre-wrap; min-width: 24ch; max-width: 60ch; overflow-wrap: anywhere; }
 .table-wrap td.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
 .table-wrap td.bool { text-align: center; }
@@ -477,6 +601,14 @@ const CHART_SCRIPT = `
     return Math.max(40, Math.ceil(longest * 7.2) + 18);
   }
   function noPath() { return null; }
+  // Whole-number x values (years) get whole-number ticks: 0, 1, 2 rather than 0, 0.2 … 2.
+  function xAxis(c) {
+    var axis = { label: c.xTitle, stroke: "#1f2328", grid: { stroke: "#e6e9ed", width: 1 }, ticks: { stroke: "#d1d9e0" } };
+    var xs = c.data[0];
+    var whole = xs.length > 0 && xs.every(function (v) { return Math.floor(v) === v; });
+    if (whole && !c.xLog) axis.incrs = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000];
+    return axis;
+  }
   function widthOf(el) { return Math.max(280, Math.min(1040, Math.floor(el.clientWidth || 640))); }
   charts.forEach(function (c) {
     var el = document.getElementById(c.el);
@@ -504,7 +636,7 @@ const CHART_SCRIPT = `
         legend: { live: false },
         cursor: { drag: { x: false, y: false } },
         axes: [
-          { label: c.xTitle, stroke: "#1f2328", grid: { stroke: "#e6e9ed", width: 1 }, ticks: { stroke: "#d1d9e0" } },
+          xAxis(c),
           { label: c.yTitle, stroke: "#1f2328", grid: { stroke: "#e6e9ed", width: 1 }, ticks: { stroke: "#d1d9e0" }, size: axisSize }
         ],
         series: series

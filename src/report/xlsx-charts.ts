@@ -140,6 +140,92 @@ export function scatterChartXml(spec: ChartSpec): string {
   );
 }
 
+/** A horizontal bar chart (a tornado): categories top to bottom, bars drawn from `base`. */
+export interface BarChartSpec {
+  title: string;
+  /** Title of the value axis. */
+  valueTitle: string;
+  valueFormat: string;
+  /** The cells holding the category names, and the names now. */
+  categoriesRef: string;
+  categories: string[];
+  /** The value the bars start from: the category axis crosses the value axis there. */
+  base: number;
+  series: { name: string; nameRef?: string; valuesRef: string; values: number[] }[];
+}
+
+const BAR_COLOURS = ["2F5597", "C55A11", "548235", "7030A0"];
+
+/**
+ * The chart part of a horizontal bar chart (DrawingML `barChart` with `barDir="bar"`, ECMA-376
+ * §21.2.2.16): bars of each category side by side, drawn from where the category axis crosses
+ * the value axis (`crossesAt` = base on the category axis, §21.2.2.34), the first category on
+ * top (`orientation maxMin`), its labels at the left edge (`tickLblPos low`).
+ */
+export function barChartXml(spec: BarChartSpec): string {
+  const cats = spec.categories.map((c, i) => `<c:pt idx="${i}"><c:v>${xml(c)}</c:v></c:pt>`).join("");
+  const series = spec.series
+    .map((s, i) => {
+      const name = s.nameRef
+        ? `<c:tx><c:strRef><c:f>${xml(s.nameRef)}</c:f><c:strCache><c:ptCount val="1"/><c:pt idx="0"><c:v>${xml(s.name)}</c:v></c:pt></c:strCache></c:strRef></c:tx>`
+        : `<c:tx><c:v>${xml(s.name)}</c:v></c:tx>`;
+      return (
+        `<c:ser><c:idx val="${i}"/><c:order val="${i}"/>${name}` +
+        `<c:spPr><a:solidFill><a:srgbClr val="${BAR_COLOURS[i % BAR_COLOURS.length]}"/></a:solidFill></c:spPr>` +
+        `<c:invertIfNegative val="0"/>` +
+        `<c:cat><c:strRef><c:f>${xml(spec.categoriesRef)}</c:f><c:strCache><c:ptCount val="${spec.categories.length}"/>${cats}</c:strCache></c:strRef></c:cat>` +
+        `<c:val><c:numRef><c:f>${xml(s.valuesRef)}</c:f>${numCache(s.values, spec.valueFormat)}</c:numRef></c:val></c:ser>`
+      );
+    })
+    .join("");
+  return (
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n` +
+    `<c:chartSpace xmlns:c="http://schemas.openxmlformats.org/drawingml/2006/chart" xmlns:a="http://schemas.openxmlformats.org/drawingml/2006/main" xmlns:r="${NS_REL}">` +
+    `<c:roundedCorners val="0"/><c:chart>${title(spec.title)}<c:autoTitleDeleted val="0"/><c:plotArea><c:layout/>` +
+    `<c:barChart><c:barDir val="bar"/><c:grouping val="clustered"/><c:varyColors val="0"/>${series}` +
+    `<c:gapWidth val="60"/><c:overlap val="100"/><c:axId val="500100"/><c:axId val="500200"/></c:barChart>` +
+    `<c:catAx><c:axId val="500100"/><c:scaling><c:orientation val="maxMin"/></c:scaling><c:delete val="0"/>` +
+    `<c:axPos val="l"/><c:numFmt formatCode="General" sourceLinked="0"/><c:majorTickMark val="none"/><c:minorTickMark val="none"/>` +
+    `<c:tickLblPos val="low"/><c:crossAx val="500200"/><c:crossesAt val="${spec.base}"/><c:auto val="1"/><c:lblAlgn val="ctr"/>` +
+    `<c:lblOffset val="100"/><c:noMultiLvlLbl val="0"/></c:catAx>` +
+    `<c:valAx><c:axId val="500200"/><c:scaling><c:orientation val="minMax"/></c:scaling><c:delete val="0"/>` +
+    `<c:axPos val="b"/><c:majorGridlines/>${title(spec.valueTitle)}` +
+    `<c:numFmt formatCode="${xml(spec.valueFormat)}" sourceLinked="0"/><c:majorTickMark val="out"/><c:minorTickMark val="none"/>` +
+    `<c:tickLblPos val="nextTo"/><c:crossAx val="500100"/><c:crosses val="max"/><c:crossBetween val="between"/></c:valAx>` +
+    `</c:plotArea><c:legend><c:legendPos val="b"/><c:overlay val="0"/></c:legend><c:plotVisOnly val="1"/><c:dispBlanksAs val="gap"/></c:chart></c:chartSpace>`
+  );
+}
+
+/** A bar chart plan (a tornado) over its source table: categories from `xColumn`, one series per y column. */
+function barXmlOf(
+  chart: ChartPlan,
+  sheet: SheetPlan,
+  table: SheetPlan["tables"][number],
+  source: NonNullable<ChartPlan["source"]>,
+): string | undefined {
+  const at = table.at;
+  const col = (key: string): number => table.columns.findIndex((c) => c.key === key);
+  const xCol = col(source.xColumn);
+  const yCols = source.yColumns.map(col);
+  const n = tableRowCount(table);
+  if (xCol < 0 || yCols.some((c) => c < 0) || n === 0) return undefined;
+  const first = at.row + 1;
+  const last = at.row + n;
+  return barChartXml({
+    title: chart.title,
+    valueTitle: chart.yTitle,
+    valueFormat: table.columns[yCols[0]]?.numFmt ?? "General",
+    categoriesRef: ref(sheet.name, first, at.col + xCol, last),
+    categories: chart.categories ?? [],
+    base: chart.base ?? 0,
+    series: yCols.map((c, i) => ({
+      name: chart.series[i]?.name ?? table.columns[c].header,
+      valuesRef: ref(sheet.name, first, at.col + c, last),
+      values: chart.series[i]?.y ?? [],
+    })),
+  });
+}
+
 /** A series' cells as the chart refers to them: the table's x and y ranges over `n` rows, and the name cell. */
 function seriesCells(
   sheet: SheetPlan,
@@ -170,6 +256,7 @@ function seriesCells(
 export function chartXml(chart: ChartPlan, sheet: SheetPlan): string | undefined {
   const source = chart.source;
   const sourceTable = source ? sheet.tables.find((t) => t.name === source.table) : undefined;
+  if (chart.kind === "bar") return sourceTable && source ? barXmlOf(chart, sheet, sourceTable, source) : undefined;
   const series: ChartSpec["series"] = [];
   let yFormat: string | undefined;
   chart.series.forEach((s, i) => {

@@ -22,7 +22,16 @@
  */
 import ExcelJS from "exceljs";
 import type { Readable } from "stream";
-import { CellValue, SheetPlan, TablePlan, tableCell, tableRow, tableRowCount, WorkbookPlan } from "../analysis/plan";
+import {
+  cellResult,
+  CellValue,
+  SheetPlan,
+  TablePlan,
+  tableCell,
+  tableRow,
+  tableRowCount,
+  WorkbookPlan,
+} from "../analysis/plan";
 import { addNativeCharts } from "./xlsx-charts";
 import { xlsxStream } from "./xlsx-stream";
 import { cellText, planXmlText } from "./xml-text";
@@ -143,12 +152,43 @@ function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[]):
       const v = i < 2000 ? tableCell(table, i, j) : null;
       const cell = ws.getCell(r0 + 1 + i, c0 + j);
       if (col.numFmt) cell.numFmt = col.numFmt;
-      if (i < 2000) w = Math.max(w, displayWidth(v, col.numFmt) + 1);
+      // A long text in a callout runs on to the right rather than widening the column.
+      if (i < 2000 && !(table.callout && typeof cellResult(v) === "string" && String(cellResult(v)).length > 40))
+        w = Math.max(w, displayWidth(v, col.numFmt) + 1);
     }
     widths[at.col + j] = w;
     styleHeader(ws.getCell(r0, c0 + j), col.description);
     void column;
   });
+  for (const f of table.cellFormats ?? []) ws.getCell(r0 + 1 + f.row, c0 + f.col).numFmt = f.numFmt;
+  if (table.title !== undefined && at.row > 0) {
+    const cell = ws.getCell(r0 - 1, c0);
+    cell.value = cellText(table.title);
+    cell.font = { bold: true, size: table.callout ? 13 : 12, color: { argb: "FF1F3864" } };
+  }
+  if (table.callout) boxCallout(ws, table, r0, c0, nRows);
+}
+
+/** The verdict's box: a medium border round the table, the figures bold on a light fill. */
+function boxCallout(ws: ExcelJS.Worksheet, table: TablePlan, r0: number, c0: number, nRows: number): void {
+  const last = table.columns.length - 1;
+  const edge = { style: "medium" as const, color: { argb: "FF2F5597" } };
+  for (let i = 0; i <= nRows; i++)
+    for (let j = 0; j <= last; j++) {
+      const cell = ws.getCell(r0 + i, c0 + j);
+      cell.border = {
+        top: i === 0 ? edge : undefined,
+        bottom: i === nRows ? edge : undefined,
+        left: j === 0 ? edge : undefined,
+        right: j === last ? edge : undefined,
+      };
+      if (i > 0) {
+        cell.fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFEAF1FB" } };
+        cell.font = { bold: j > 0 || i === 1, size: 12 };
+        // No wrap: a long verdict runs on over the empty cells to its right, as one line.
+        cell.alignment = { vertical: "top", wrapText: false };
+      }
+    }
 }
 
 function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {

@@ -81,7 +81,7 @@ describe.each(Object.keys(FIXTURE.examples))("finance of %s against numpy-financ
   it("the sheet shows them: a Return table, a Sensitivity table with its tornado chart, and Scenarios", () => {
     const sheet = c.plan.sheets[0];
     const names = sheet.tables.map((t) => t.name);
-    for (const n of ["Return", "Savings", "Sensitivity", "TornadoChart", "Scenarios"]) expect(names).toContain(n);
+    for (const n of ["Recommendation", "Return", "Savings", "Sensitivity", "Scenarios"]) expect(names).toContain(n);
     expect(sheet.charts.map((ch) => ch.title)).toEqual([
       "Cumulative discounted cost",
       `Sensitivity: NPV saving of ${c.input.options[want.recommended].name} vs ${c.input.options[0].name}`,

@@ -59,7 +59,8 @@ function stripped(plan: WorkbookPlan, rate?: number): WorkbookPlan {
   }
   // The conclusion line's cached text too: Calc must build it from the cells.
   for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
-  if (rate !== undefined) copy.sheets[0].tables[0].rows[0][0] = rate;
+  const assumptions = copy.sheets[0].tables.find((t) => t.name.endsWith("Assumptions"));
+  if (rate !== undefined && assumptions) assumptions.rows[0][0] = rate;
   return copy;
 }
 

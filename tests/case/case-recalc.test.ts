@@ -447,8 +447,9 @@ describeLo("the case sheet recalculated in LibreOffice", () => {
         };
         expect(read(cells.servers)).toBe(want.servers);
         for (const [a1, v] of [
-          [cells.meanResponse, want.meanResponse],
-          [cells.meanWait, want.meanWait],
+          // Times are shown in the table's unit (µs for the NFS case): the case's value × timeScale.
+          [cells.meanResponse, want.meanResponse * cells.timeScale],
+          [cells.meanWait, want.meanWait * cells.timeScale],
           [cells.pWait, want.pWait],
           [cells.utilization, want.utilization],
         ] as const)
