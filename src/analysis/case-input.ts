@@ -129,6 +129,8 @@ export const DEFAULT_SENSITIVITY: Sensitivity = {
 export const MAX_YEARS = 50;
 export const MAX_OPTIONS = 10;
 const MAX_NAME = 40;
+/** Discount rates at or below this are refused (see parseCaseInput). */
+const MIN_DISCOUNT_RATE = -0.5;
 const MAX_LABEL = 60;
 const MAX_TITLE = 120;
 const MAX_LINES = 30;
@@ -140,6 +142,21 @@ type Json = Record<string, unknown>;
 
 function fail(path: string, problem: string): never {
   throw new DomainError(path, problem, "value");
+}
+
+/**
+ * Text from the input, quoted for a message: JSON-escaped (no raw control characters or
+ * terminal escapes reach the terminal) and shortened to `max` characters.
+ *
+ * @example quoted("a\u001b[2Jb") // => '"a\\u001b[2Jb"'
+ */
+export function quoted(text: string, max = 40): string {
+  return JSON.stringify(text.length > max ? text.slice(0, max) + "…" : text);
+}
+
+/** A key from the input for a path in a message: as is when it is a plain name, else quoted. */
+function keyText(key: string): string {
+  return /^[A-Za-z_$][A-Za-z0-9_$]{0,39}$/.test(key) ? key : quoted(key);
 }
 
 function describe(v: unknown): string {
@@ -154,7 +171,7 @@ function object(v: unknown, path: string, allowed: readonly string[]): Json {
   if (typeof v !== "object" || v === null || Array.isArray(v)) fail(path, `must be an object, got ${describe(v)}`);
   for (const key of Object.keys(v)) {
     if (!allowed.includes(key))
-      fail(`${path ? path + "." : ""}${key}`, `unknown field (expected one of ${allowed.join(", ")})`);
+      fail(`${path ? path + "." : ""}${keyText(key)}`, `unknown field (expected one of ${allowed.join(", ")})`);
   }
   return v as Json;
 }
@@ -417,6 +434,61 @@ function sensitivityOf(v: unknown): Sensitivity {
 }
 
 /**
+ * The first object key repeated within one object of a JSON text, with its line, or null.
+ * `JSON.parse` keeps the last of two equal keys silently ("years":3,"years":4 gives 4), so a case
+ * file is checked for them before it is read. Expects valid JSON (run after `JSON.parse`).
+ *
+ * @example duplicateKey('{"years":3,\n"years":4}') // => { key: "years", line: 2 }
+ */
+export function duplicateKey(text: string): { key: string; line: number } | null {
+  const stack: (Set<string> | null)[] = [];
+  let line = 1;
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === "\n") line++;
+    else if (ch === "{") {
+      stack.push(new Set());
+      expectKey = true;
+    } else if (ch === "[") {
+      stack.push(null);
+      expectKey = false;
+    } else if (ch === "}" || ch === "]") stack.pop();
+    else if (ch === ",") expectKey = stack[stack.length - 1] instanceof Set;
+    else if (ch === '"') {
+      let j = i + 1;
+      while (text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(text.slice(i, j + 1)) as string;
+        const keys = stack[stack.length - 1] as Set<string>;
+        if (keys.has(key)) return { key, line };
+        keys.add(key);
+        expectKey = false;
+      }
+      i = j;
+    }
+  }
+  return null;
+}
+
+/**
+ * Parses a case file's text: JSON with no key repeated in an object.
+ *
+ * @throws DomainError naming the repeated key and its line; SyntaxError for text that is not JSON
+ */
+export function parseCaseJson(text: string): unknown {
+  const json = JSON.parse(text) as unknown;
+  const dup = duplicateKey(text);
+  if (dup)
+    throw new DomainError(
+      keyText(dup.key),
+      `appears twice in one object (line ${dup.line}); JSON readers keep only one of them, so give it once`,
+      "value",
+    );
+  return json;
+}
+
+/**
  * Checks a business case given as parsed JSON and returns it with defaults filled in.
  *
  * Defaults: title "Business case", currency "£", timeUnit "s", rateUnit "per s", capex 0, no
@@ -454,14 +526,19 @@ export function parseCaseInput(json: unknown): CaseInput {
     `a whole number of years from 1 to ${MAX_YEARS}`,
   );
   if (o.discountRate === undefined) fail("discountRate", "is required (a fraction per year, 0.1 for 10%)");
+  // A rate near −100 % makes 1/(1 + r)^t explode (−0.999999: NPVs of 1e302, options £1,000 apart
+  // "cost the same"); 100 % or more is most likely a percentage typed as a number.
   const discountRate = number(
     o.discountRate,
     "discountRate",
-    (x) => x > -1,
-    "a rate per year > -1 as a fraction (0.1 for 10%)",
+    (x) => x > MIN_DISCOUNT_RATE,
+    `a rate per year above ${MIN_DISCOUNT_RATE} as a fraction (0.1 for 10%)`,
   );
-  if (discountRate > 1)
-    fail("discountRate", `must be a fraction per year (0.1 for 10%); ${discountRate} would be ${discountRate * 100}%`);
+  if (discountRate >= 1)
+    fail(
+      "discountRate",
+      `must be a fraction per year below 1 (0.1 for 10%); ${discountRate} would be ${discountRate * 100}%`,
+    );
   const timeUnit = text(o.timeUnit, "timeUnit", 12, "s");
   const rateUnit = text(o.rateUnit, "rateUnit", 16, `per ${timeUnit}`);
   const utilizationLimit = optionalNumber(

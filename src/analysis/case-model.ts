@@ -141,6 +141,11 @@ function servers(w: Workload, sizing: Sizing, path: string, load = 1): number {
   }
 }
 
+/** The input field of a sizing rule's target (servers, utilization, response or serviceLevel). */
+function targetField(sizing: Sizing): string {
+  return sizing.kind === "serviceLevel" ? "serviceLevel" : sizing.kind;
+}
+
 /** The input path a core argument name stands for, so errors name what the user wrote. */
 function renamed(e: unknown, path: string, sizing: Sizing): unknown {
   if (!isDomainError(e)) return e;
@@ -148,10 +153,18 @@ function renamed(e: unknown, path: string, sizing: Sizing): unknown {
   const names: Record<string, string> = {
     service_time: `${path}.serviceTime`,
     arrival_rate: `${path}.arrivalRate`,
-    servers: `${path}.sizing.servers`,
-    target: `${path}.sizing.${sizing.kind === "serviceLevel" ? "serviceLevel" : sizing.kind}`,
+    // The servers are an input only for a fixed count; for a target they come from the load, so
+    // a count out of range names the sizing rule the input has (never a field it lacks).
+    servers: sizing.kind === "servers" ? `${path}.sizing.servers` : `${path}.sizing.${targetField(sizing)}`,
+    target: `${path}.sizing.${targetField(sizing)}`,
     answer_within: `${path}.sizing.answerWithin`,
   };
+  if (e.argument === "servers" && sizing.kind !== "servers")
+    return new DomainError(
+      names.servers,
+      `this load needs more servers than Capacity Lab sizes (${problem}); check the arrivalRate and serviceTime`,
+      e.kind,
+    );
   return new DomainError(names[e.argument] ?? path, problem, e.kind);
 }
 

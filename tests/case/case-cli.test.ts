@@ -99,4 +99,70 @@ describe("caplab case", () => {
     expect(r.code).toBe(2);
     expect(r.err).toMatch(new RegExp(`^caplab case: ${bad.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: not valid JSON: `));
   });
+
+  describe("hostile inputs get a clear error naming the input, and nothing is written", () => {
+    const two = '"options": [{ "name": "A" }, { "name": "B" }]';
+    it.each([
+      [
+        "a key given twice (JSON.parse would keep the last silently)",
+        `{\n  "years": 3,\n  "years": 4,\n  "discountRate": 0.1,\n  ${two}\n}`,
+        "years: appears twice in one object (line 3); JSON readers keep only one of them, so give it once",
+      ],
+      [
+        "a discount rate near −100 % (NPVs of 1e302)",
+        `{ "years": 3, "discountRate": -0.999999, ${two} }`,
+        "discountRate: must be a rate per year above -0.5 as a fraction (0.1 for 10%), got -0.999999",
+      ],
+      [
+        "a discount rate of 100 % or more (a percentage typed as a number)",
+        `{ "years": 3, "discountRate": 1, ${two} }`,
+        "discountRate: must be a fraction per year below 1 (0.1 for 10%); 1 would be 100%",
+      ],
+      [
+        "a utilization sizing whose load needs too many servers names the utilization, not sizing.servers",
+        `{ "years": 3, "discountRate": 0.1, "options": [{ "name": "A", "workloads": [{ "name": "IO", "arrivalRate": 1e15, ` +
+          `"serviceTime": 0.0001, "sizing": { "utilization": 0.7 } }] }, { "name": "B" }] }`,
+        "options[0].workloads[0].sizing.utilization: this load needs more servers than Capacity Lab sizes " +
+          "(at most 10000000 servers are supported, got 142857142858); check the arrivalRate and serviceTime",
+      ],
+      [
+        "a service time taken from a sheet the file does not have",
+        `{ "years": 3, "discountRate": 0.1, "options": [{ "name": "A", "workloads": [{ "name": "IO", "arrivalRate": 10, ` +
+          `"serviceTime": 0.01, "serviceTimeRef": "'Model'!$F$5", "sizing": { "servers": 2 } }] }, { "name": "B" }] }`,
+        `options[0].workloads[0].serviceTimeRef: "'Model'!$F$5" is a cell of another sheet, which only Excel with the ` +
+          "analysis workbook can resolve (the task pane's business case); caplab case writes the case sheet alone: " +
+          "remove serviceTimeRef and keep serviceTime",
+      ],
+      [
+        "terminal escapes and a NUL in a key are quoted, never echoed raw",
+        `{ "years": 3, "discountRate": 0.1, "options": [{ "name": "A", "\\u001b]0;x\\u0007\\u001b[2J\\u0000": 1 }, { "name": "B" }] }`,
+        'options[0]."\\u001b]0;x\\u0007\\u001b[2J\\u0000": unknown field (expected one of name, capex, opex, oneOff, ' +
+          "residualValue, workloads, costPerServer, costPerServerPerYear)",
+      ],
+    ])("%s", async (_what, text, message) => {
+      const bad = path.join(dir, "bad.json");
+      fs.writeFileSync(bad, text);
+      const r = await cli([bad, "-o", path.join(dir, "out.xlsx")]);
+      expect(r.err).toBe(`caplab case: ${bad}: ${message}\nNothing was written.\n`);
+      expect(r.code).toBe(2);
+      expect(fs.readdirSync(dir)).toEqual(["bad.json"]);
+    });
+
+    it("a 500 KB key is shortened in the message", async () => {
+      const bad = path.join(dir, "bad.json");
+      fs.writeFileSync(
+        bad,
+        JSON.stringify({
+          years: 3,
+          discountRate: 0.1,
+          options: [{ name: "A" }, { name: "B" }],
+          ["k".repeat(500_000)]: 1,
+        }),
+      );
+      const r = await cli([bad, "-o", path.join(dir, "out.xlsx")]);
+      expect(r.code).toBe(2);
+      expect(r.err).toContain(`"${"k".repeat(40)}…": unknown field`);
+      expect(r.err.length).toBeLessThan(400);
+    });
+  });
 });

@@ -319,7 +319,7 @@ describe("input validation names the input and the problem", () => {
     [
       "discount rate as a percentage",
       (j) => (j.discountRate = 10),
-      "discountRate: must be a fraction per year (0.1 for 10%); 10 would be 1000%",
+      "discountRate: must be a fraction per year below 1 (0.1 for 10%); 10 would be 1000%",
     ],
     ["missing discount rate", (j) => delete j.discountRate, "discountRate: is required"],
     ["one option", (j) => (j.options = [(j.options as unknown[])[0]]), "options: must have 2 to 10 entries, got 1"],

@@ -21,7 +21,8 @@ import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import { casePlanFromJson } from "../../analysis/case-plan";
-import { isDomainError } from "../../core/errors";
+import { DomainError, isDomainError } from "../../core/errors";
+import { CaseInput, parseCaseJson, quoted } from "../../analysis/case-input";
 import { renderXlsx } from "../../report/xlsx";
 import type { WorkbookPlan } from "../../analysis/plan";
 import { addNativeCharts } from "../../report/xlsx-charts";
@@ -70,10 +71,31 @@ function readInput(file: string): unknown {
   }
   const text = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
   try {
-    return JSON.parse(text) as unknown;
+    return parseCaseJson(text);
   } catch (e) {
+    if (isDomainError(e)) throw e; // a repeated key: named with its line
     throw new UsageError(`${file}: not valid JSON: ${(e as Error).message}`);
   }
+}
+
+/**
+ * A service time taken from a cell of another sheet (`serviceTimeRef`, written by the task pane
+ * for a case beside an analysis) cannot be resolved here: this command writes a workbook with the
+ * case sheet alone, where the reference would recalculate to #REF! or #NAME?. Refused, naming it.
+ */
+function refuseCellReferences(input: CaseInput): void {
+  input.options.forEach((o, i) =>
+    o.workloads.forEach((w, j) => {
+      if (w.serviceTimeRef === undefined) return;
+      const ref = typeof w.serviceTimeRef === "string" ? w.serviceTimeRef : w.serviceTimeRef.join(", ");
+      throw new DomainError(
+        `options[${i}].workloads[${j}].serviceTimeRef`,
+        `${quoted(ref, 60)} is a cell of another sheet, which only Excel with the analysis workbook can resolve ` +
+          `(the task pane's business case); caplab case writes the case sheet alone: remove serviceTimeRef and keep serviceTime`,
+        "value",
+      );
+    }),
+  );
 }
 
 /** The case's outputs: the workbook with its native chart (-o) and, when asked, the HTML page (--html). */
@@ -125,6 +147,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     checkOutputs(outputsOf(output, html, undefined), { force, inputs: [input] });
     const json = readInput(input);
     built = casePlanFromJson(json, { sources: [input] });
+    refuseCellReferences(built.input);
   } catch (e) {
     if (e instanceof UsageError) {
       io.err(`caplab case: ${e.message}\n`);
