@@ -48,12 +48,16 @@ export interface Workload {
    */
   serviceTimeRefDivisor?: number;
   sizing: Sizing;
+  /** Where the rate and service time come from (free text, shown on the sheet as text). */
+  source?: string;
 }
 
 /** One yearly running-cost line (support, licences, rent). Negative amounts are savings. */
 export interface OpexLine {
   label: string;
   perYear: number;
+  /** Where the amount comes from (free text). */
+  source?: string;
   /** Growth of the amount per year as a fraction (0.03: +3 % a year): year t pays perYear·(1 + e)^t. Default 0. */
   escalation: number;
 }
@@ -62,6 +66,8 @@ export interface OpexLine {
 export interface OneOffLine {
   label: string;
   amount: number;
+  /** Where the amount comes from (free text). */
+  source?: string;
   /** The year it is paid, 0 (now) … years − 1. Default 0. */
   year: number;
 }
@@ -97,6 +103,15 @@ export interface CaseOption {
   oneOff: OneOffLine[];
   /** Value recovered at the end of the last year (resale, book value), ≥ 0; a negative cost at t = years. */
   residualValue: number;
+  /** Where the option's capex and per-server costs come from (free text). */
+  source?: string;
+}
+
+/** The case's free-text notes: shown on the sheet and the page as text, never as formulas. */
+export interface CaseNotes {
+  assumptions: string[];
+  risks: string[];
+  sources: string[];
 }
 
 export interface CaseInput {
@@ -116,6 +131,8 @@ export interface CaseInput {
   /** Low/high values of the sensitivity drivers (defaults: load ×0.7/×1.3, rate 5 %/15 %, capex and server cost ×0.8/×1.2). */
   sensitivity: Sensitivity;
   options: CaseOption[];
+  /** Assumptions, risks and sources of the case as a whole (empty lists when not given). */
+  notes: CaseNotes;
 }
 
 /** The sensitivity values when the input gives none. */
@@ -129,6 +146,9 @@ export const DEFAULT_SENSITIVITY: Sensitivity = {
 export const MAX_YEARS = 50;
 export const MAX_OPTIONS = 10;
 const MAX_NAME = 40;
+/** A free-text note (an assumption, a risk, a source): a paragraph at most. */
+const MAX_NOTE = 1000;
+const MAX_NOTES = 30;
 /** Discount rates at or below this are refused (see parseCaseInput). */
 const MIN_DISCOUNT_RATE = -0.5;
 const MAX_LABEL = 60;
@@ -200,6 +220,17 @@ function text(v: unknown, path: string, max: number, fallback?: string): string 
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001F\u007F]/.test(t)) fail(path, "must not contain control characters (line breaks, tabs)");
   return t;
+}
+
+/** An optional free-text `source` (at most {@link MAX_NOTE} characters, no control characters). */
+function sourceOf(v: unknown, path: string): { source?: string } {
+  return v === undefined ? {} : { source: text(v, path, MAX_NOTE) };
+}
+
+/** A list of free-text notes, or [] when absent. */
+function notesOf(v: unknown, path: string): string[] {
+  if (v === undefined) return [];
+  return list(v, path, 0, MAX_NOTES).map((t, i) => text(t, `${path}[${i}]`, MAX_NOTE));
 }
 
 function list(v: unknown, path: string, min: number, max: number): unknown[] {
@@ -286,6 +317,7 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
     "serviceTimeRef",
     "serviceTimeRefDivisor",
     "sizing",
+    "source",
   ]);
   const serviceTime = number(o.serviceTime, `${path}.serviceTime`, positive, `a positive time in ${timeUnit}`);
   const w: Workload = {
@@ -293,6 +325,7 @@ function workload(v: unknown, path: string, timeUnit: string, rateUnit: string):
     arrivalRate: number(o.arrivalRate, `${path}.arrivalRate`, positive, `a positive rate in ${rateUnit}`),
     serviceTime,
     sizing: sizing(o.sizing, `${path}.sizing`, serviceTime, timeUnit),
+    ...sourceOf(o.source, `${path}.source`),
   };
   if (o.serviceTimeRef !== undefined) {
     const refs = Array.isArray(o.serviceTimeRef) ? o.serviceTimeRef : [o.serviceTimeRef];
@@ -331,6 +364,7 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string, ye
     "workloads",
     "costPerServer",
     "costPerServerPerYear",
+    "source",
   ]);
   const name = text(o.name, `${path}.name`, MAX_NAME);
   // The first column of the case's tables is headed "Item" or "Year".
@@ -338,7 +372,7 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string, ye
     fail(`${path}.name`, `"${name}" is a column heading of the case sheet; choose another name`);
   const opex = (o.opex === undefined ? [] : list(o.opex, `${path}.opex`, 0, MAX_LINES)).map((line, i): OpexLine => {
     const p = `${path}.opex[${i}]`;
-    const l = object(line, p, ["label", "perYear", "escalation"]);
+    const l = object(line, p, ["label", "perYear", "escalation", "source"]);
     return {
       label: text(l.label, `${p}.label`, MAX_LABEL),
       perYear: number(l.perYear, `${p}.perYear`, () => true, "an amount per year (negative for a saving)"),
@@ -349,12 +383,13 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string, ye
         (x) => x > -0.5 && x <= 1,
         "a growth per year as a fraction from -0.5 to 1 (0.03 for 3% a year)",
       ),
+      ...sourceOf(l.source, `${p}.source`),
     };
   });
   const oneOff = (o.oneOff === undefined ? [] : list(o.oneOff, `${path}.oneOff`, 0, MAX_LINES)).map(
     (line, i): OneOffLine => {
       const p = `${path}.oneOff[${i}]`;
-      const l = object(line, p, ["label", "amount", "year"]);
+      const l = object(line, p, ["label", "amount", "year", "source"]);
       return {
         label: text(l.label, `${p}.label`, MAX_LABEL),
         amount: number(l.amount, `${p}.amount`, () => true, "an amount (negative for a one-off income)"),
@@ -365,6 +400,7 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string, ye
           (x) => Number.isInteger(x) && x >= 0 && x < years,
           `a whole year from 0 (now) to ${years - 1}`,
         ),
+        ...sourceOf(l.source, `${p}.source`),
       };
     },
   );
@@ -403,6 +439,7 @@ function option(v: unknown, path: string, timeUnit: string, rateUnit: string, ye
     costPerServerPerYear,
     oneOff,
     residualValue: optionalNumber(o.residualValue, `${path}.residualValue`, 0, nonNegative, "an amount ≥ 0"),
+    ...sourceOf(o.source, `${path}.source`),
   };
 }
 
@@ -514,6 +551,9 @@ export function parseCaseInput(json: unknown): CaseInput {
     "utilizationLimit",
     "sensitivity",
     "options",
+    "assumptions",
+    "risks",
+    "sources",
     "$comment",
   ]);
   const currency = o.currency === undefined ? "£" : o.currency;
@@ -568,5 +608,10 @@ export function parseCaseInput(json: unknown): CaseInput {
     utilizationLimit,
     sensitivity,
     options,
+    notes: {
+      assumptions: notesOf(o.assumptions, "assumptions"),
+      risks: notesOf(o.risks, "risks"),
+      sources: notesOf(o.sources, "sources"),
+    },
   };
 }

@@ -1121,6 +1121,7 @@ function tableTitle(ctx: Ctx, name: string): string {
   const titles: Record<string, string> = {
     Recommendation: "Recommendation",
     Assumptions: "Assumptions",
+    Notes: "Assumptions, risks and sources",
     Costs: "Costs per option",
     Escalation: "Escalation of running costs per year",
     OneOff: "One-off costs",
@@ -1135,6 +1136,27 @@ function tableTitle(ctx: Ctx, name: string): string {
   };
   for (const [raw, title] of Object.entries(titles)) if (ctx.names(raw) === name) return title;
   return name;
+}
+
+/**
+ * The case's free-text notes as rows (kind, what it is about, the text): its assumptions, risks and
+ * sources, then the source of each figure that has one (an option's capex and server costs, a
+ * running-cost or one-off line, a workload's rate and service time). Plain text cells.
+ */
+function caseNotes(input: CaseInput): string[][] {
+  const rows: string[][] = [
+    ...input.notes.assumptions.map((t) => ["Assumption", "The case", t]),
+    ...input.notes.risks.map((t) => ["Risk", "The case", t]),
+    ...input.notes.sources.map((t) => ["Source", "The case", t]),
+  ];
+  for (const o of input.options) {
+    if (o.source) rows.push(["Source", `${o.name}: capex and per-server costs`, o.source]);
+    for (const l of o.opex) if (l.source) rows.push(["Source", `${o.name}: ${l.label} per year`, l.source]);
+    for (const l of o.oneOff) if (l.source) rows.push(["Source", `${o.name}: ${l.label} (one-off)`, l.source]);
+    for (const w of o.workloads)
+      if (w.source) rows.push(["Source", `${o.name}: ${w.name} (rate and service time)`, w.source]);
+  }
+  return rows;
 }
 
 const RECOMMENDATION_ROWS = ["choose", "saving", "lead", "payback", "confidence"];
@@ -1330,6 +1352,15 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   const layout = new CaseLayout(rowBelow(0, notes.length));
   const recommendation = layout.place(names("Recommendation"), RECOMMENDATION_ROWS, ["item", "value"]);
   const assumptions = layout.place(names("Assumptions"), ["value"], assumptionColumns(anyWorkloads));
+  const noteRows = caseNotes(input);
+  const notesBlock =
+    noteRows.length > 0
+      ? layout.place(
+          names("Notes"),
+          noteRows.map((_, k) => `note:${k}`),
+          ["kind", "about", "text"],
+        )
+      : undefined;
   const optionKeys = input.options.map((_, i) => opt(i));
   const costs = layout.place(names("Costs"), costRows({ anyWorkloads, lineLabels, residual }), ["item", ...optionKeys]);
   const escalation =
@@ -1445,7 +1476,21 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     },
   };
 
-  const tables: TablePlan[] = [recommendationTable(ctx), assumptionsTable(ctx), costsTable(ctx)];
+  const tables: TablePlan[] = [recommendationTable(ctx), assumptionsTable(ctx)];
+  if (notesBlock)
+    tables.push(
+      tableOf(
+        notesBlock,
+        [
+          { key: "kind", header: "Kind", numFmt: "@" },
+          { key: "about", header: "About", numFmt: "@" },
+          // Free text from the input: text cells (never formulas), running on over the empty cells to the right.
+          { key: "text", header: "Note", numFmt: "@", width: 12 },
+        ],
+        noteRows,
+      ),
+    );
+  tables.push(costsTable(ctx));
   if (escalation)
     tables.push(
       perLineTable(

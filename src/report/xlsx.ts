@@ -156,7 +156,9 @@ function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[]):
       if (i < 2000 && !(table.callout && typeof cellResult(v) === "string" && String(cellResult(v)).length > 40))
         w = Math.max(w, displayWidth(v, col.numFmt) + 1);
     }
-    widths[at.col + j] = w;
+    // A column of free text with a width set keeps it: its long texts run on to the right.
+    widths[at.col + j] =
+      col.width !== undefined && col.numFmt === "@" ? Math.max(widths[at.col + j] ?? 0, col.width) : w;
     styleHeader(ws.getCell(r0, c0 + j), col.description);
     void column;
   });

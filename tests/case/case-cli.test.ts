@@ -137,7 +137,7 @@ describe("caplab case", () => {
         "terminal escapes and a NUL in a key are quoted, never echoed raw",
         `{ "years": 3, "discountRate": 0.1, "options": [{ "name": "A", "\\u001b]0;x\\u0007\\u001b[2J\\u0000": 1 }, { "name": "B" }] }`,
         'options[0]."\\u001b]0;x\\u0007\\u001b[2J\\u0000": unknown field (expected one of name, capex, opex, oneOff, ' +
-          "residualValue, workloads, costPerServer, costPerServerPerYear)",
+          "residualValue, workloads, costPerServer, costPerServerPerYear, source)",
       ],
     ])("%s", async (_what, text, message) => {
       const bad = path.join(dir, "bad.json");
@@ -165,4 +165,62 @@ describe("caplab case", () => {
       expect(r.err.length).toBeLessThan(400);
     });
   });
+
+  it("carries assumptions, risks and sources into the sheet and the page as text, never as formulas", async () => {
+    const file = path.join(dir, "notes.json");
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        years: 3,
+        discountRate: 0.1,
+        assumptions: ['=HYPERLINK("http://x","y")'],
+        risks: ["+1+1 is not a formula"],
+        sources: ["Vendor quote, 2026"],
+        options: [
+          { name: "Keep", opex: [{ label: "Support", perYear: 100000, source: "=SUM(A1:A9)" }] },
+          { name: "Replace", capex: 250000, source: "@price list" },
+        ],
+      }),
+    );
+    const out = path.join(dir, "notes.xlsx");
+    const html = path.join(dir, "notes.html");
+    const r = await cli([file, "-o", out, "--html", html]);
+    expect(r.code).toBe(0);
+    const ws = (await readWorkbook(out)).getWorksheet("Business case");
+    const texts: { value: unknown; formula: unknown }[] = [];
+    ws?.eachRow((row) =>
+      row.eachCell((cell) => {
+        if (typeof cell.value === "string" && /HYPERLINK|\+1\+1|SUM\(A1|@price|Vendor quote/.test(cell.value))
+          texts.push({ value: cell.value, formula: cell.formula });
+      }),
+    );
+    expect(texts.map((t) => t.value).sort()).toEqual(
+      [
+        "+1+1 is not a formula",
+        '=HYPERLINK("http://x","y")',
+        "=SUM(A1:A9)",
+        "@price list",
+        "Vendor quote, 2026",
+      ].sort(),
+    );
+    expect(texts.every((t) => t.formula === undefined)).toBe(true);
+    const page = fs.readFileSync(html, "utf8");
+    expect(page).toContain("Assumptions, risks and sources");
+    expect(page).toContain("=HYPERLINK(&quot;http://x&quot;,&quot;y&quot;)");
+    expect(page).toContain("Keep: Support per year");
+  });
+
+  it.each(["storage-replacement", "nfs-vs-fc-70k-iops", "merging-helpdesks"])(
+    "the example %s carries its provenance as sources, shown on the sheet",
+    async (name) => {
+      const out = path.join(dir, `${name}.xlsx`);
+      const r = await cli([path.join(EXAMPLES, `${name}.json`), "-o", out]);
+      expect(r.code).toBe(0);
+      const ws = (await readWorkbook(out)).getWorksheet("Business case");
+      const cells: string[] = [];
+      ws?.eachRow((row) => row.eachCell((c) => void (typeof c.value === "string" && cells.push(c.value))));
+      expect(cells).toContain("Assumptions, risks and sources");
+      expect(cells.some((c) => /^Seed: '.*' \(ascknd\.com, \d+ \w+ 2014\)/.test(c))).toBe(true);
+    },
+  );
 });

@@ -279,6 +279,7 @@ describe("the sheet", () => {
     expect(sheet.tables.map((t) => t.name)).toEqual([
       "Case_2_Recommendation",
       "Case_2_Assumptions",
+      "Case_2_Notes",
       "Case_2_Costs",
       "Case_2_Escalation",
       "Case_2_OneOff",
