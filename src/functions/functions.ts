@@ -387,7 +387,7 @@ export function DOE_DESIGN(
  * @param samples One row or column of consecutive subinterval measurements (e.g. IOPS), oldest first; blanks ignored, text is an error.
  * @param accuracy Optional: required relative half-width as a fraction or percentage, e.g. 0.05 or "5%" (default 5%).
  * @param confidence Optional: confidence level in (0, 1), e.g. 0.95 or "95%" (default 95%).
- * @param min_samples Optional: shortest steady-state window in samples, a whole number ≥ 1 (at least 90, more with a larger value: raise it for slow warm-ups). With transient "off": the shortest window (default 5; "ar1" uses at least 30).
+ * @param min_samples Optional: shortest steady-state window in samples, a whole number ≥ 1 (default 90 with transient "detect": a larger value raises it, for slow warm-ups). With transient "off": the shortest window, 5 when omitted ("ar1" uses at least 30).
  * @param method Optional: "ar1" (default; AR(1) correction), "ivy" (k = 2) or "iid" (k = 1).
  * @param transient Optional: "detect" (default) finds the warm-up first; "off" judges precision alone on windows ending at the last sample (the rule without steady-state detection, for comparison).
  * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ±, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean (unit of the samples), its relative half-width and the accuracy (fractions).

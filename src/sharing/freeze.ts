@@ -246,26 +246,6 @@ export function planFreeze(sheets: SheetSnapshot[], only?: string[], options: Fr
   return frozen;
 }
 
-/** The rows of the `Frozen formulas` sheet: sheet, cell, formula, value, how it was frozen. */
-export function frozenListing(
-  cells: FrozenCell[],
-  copyNames: Map<string, string>,
-): (string | number | boolean | null)[][] {
-  return cells.map((c) => {
-    const v = c.value;
-    const shown = v === undefined ? "(Excel's calculated value)" : isErrorValue(v) ? v.error : v;
-    const how =
-      c.replacement.kind === "formula"
-        ? `native formula ${c.replacement.formula}`
-        : c.replacement.kind === "values"
-          ? c.replacement.values.length * (c.replacement.values[0]?.length ?? 1) > 1
-            ? `value (${c.replacement.values.length}×${c.replacement.values[0]?.length ?? 1} spilled result)`
-            : "value"
-          : `value copied from Excel (${c.replacement.reason})`;
-    return [copyNames.get(c.sheet) ?? c.sheet, c.address, c.formula, shown, how];
-  });
-}
-
 /**
  * Applies a freeze plan to a sheet model (what the Office.js side does to the copy, for tests and
  * for checking): each frozen cell gets its values, its native formula, or — for "copy" — the

@@ -128,13 +128,15 @@ export function relativeHelpLink(fn: Pick<FunctionSummary, "id" | "helpUrl">): s
 
 /**
  * The default a parameter's description documents, as the function takes it, or undefined:
- * `(default 2)` → "2", `"exact" (default; …)` → `"exact"`, `TRUE (default)` → "TRUE".
+ * `(default 2)` → "2", `(default 90 with transient "detect": …)` → "90", `"exact" (default; …)` →
+ * `"exact"`, `TRUE (default)` → "TRUE".
  * @example documentedDefault('Optional: "coded" (default; each factor scaled) or "raw".') // => '"coded"'
  */
 export function documentedDefault(description: string): string | undefined {
   const explicit = /\(default ([^;)]+?)(?:;|\))/.exec(description);
   if (explicit) {
-    const v = explicit[1].trim();
+    // A default that depends on another argument ("90 with transient …") is its leading number.
+    const v = explicit[1].trim().replace(/^(-?\d+(?:\.\d+)?)\s+with\b.*$/, "$1");
     // "5%" is typed as text in a cell formula; a number or TRUE/FALSE as is.
     return /^-?\d+(\.\d+)?$|^(TRUE|FALSE)$/i.test(v) ? v : `"${v.replace(/"/g, "")}"`;
   }

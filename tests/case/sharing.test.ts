@@ -13,7 +13,6 @@ import JSZip from "jszip";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
 import {
   applyFreeze,
-  frozenListing,
   hasCaplabFormula,
   nativeNpvEquivalent,
   planFreeze,
@@ -182,15 +181,6 @@ describe("planFreeze", () => {
       ["#NUM!", 36],
       ["x", 35.38205980066445],
     ]);
-    const listing = frozenListing(frozen, new Map([["S", "S (shared)"]]));
-    expect(listing[0]).toEqual([
-      "S (shared)",
-      "A1",
-      "=CAPLAB.MMC_RESPONSE(4,30,5)",
-      "#NUM!",
-      "value copied from Excel (the value is the error #NUM!)",
-    ]);
-    expect(listing[2].slice(3)).toEqual([35.38205980066445, "value"]);
   });
 
   it("never turns a text result into a formula: a DOE_FIT term named '=cmd' is copied, not written", () => {

@@ -93,7 +93,8 @@ describe("Insert: the formula from the argument form", () => {
       fn(id).parameters.map((p) => (p.optional ? documentedDefault(p.description ?? "") : undefined));
     expect(defaults("DOE_FIT")).toEqual([undefined, undefined, "2", '"coded"', "TRUE"]);
     expect(defaults("LB_MAXUTIL")).toEqual([undefined, undefined, undefined, undefined, '"exact"']);
-    expect(defaults("SEEN_ENOUGH")).toEqual([undefined, '"5%"', '"95%"', "5", '"ar1"', '"detect"']);
+    // min_samples: 90, the shortest window with the default transient detection (5 only with "off").
+    expect(defaults("SEEN_ENOUGH")).toEqual([undefined, '"5%"', '"95%"', "90", '"ar1"', '"detect"']);
     expect(defaults("DOE_DESIGN")).toEqual([undefined, "1", "TRUE", "1"]);
   });
 });
