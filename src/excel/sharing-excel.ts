@@ -126,6 +126,9 @@ async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet
       chart.title.load("text");
       chart.axes.categoryAxis.title.load("text");
       chart.axes.valueAxis.title.load("text");
+      // Where a bar chart's bars start (ExcelApi 1.8; the tests' in-memory Excel cannot load it: 0 then).
+      const valueAxis = chart.axes.valueAxis as Partial<Excel.ChartAxis>;
+      if (typeof valueAxis.load === "function") valueAxis.load("positionAt");
       chart.series.load("items/name,items/chartType");
       return chart;
     }),
@@ -149,6 +152,10 @@ async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet
       title: chart.title.text,
       xTitle: chart.axes.categoryAxis.title.text,
       yTitle: chart.axes.valueAxis.title.text,
+      // A bar chart (the case's tornado): categories, bars from where the axes cross.
+      ...(/^Bar/.test(String(chart.series.items[0]?.chartType))
+        ? { bar: { base: Number((chart.axes.valueAxis as Partial<Excel.ChartAxis>).positionAt) || 0 } }
+        : {}),
       series: series[i][j].map((s) => ({
         name: s.name,
         lines: s.lines,

@@ -21,7 +21,7 @@ import { tokenize } from "@borgar/fx";
 import { addressA1, cellA1, CellPosition, parseReference, quoteSheet, splitSheet } from "../analysis/plan";
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./freeze";
 import { isErrorValue } from "./evaluate";
-import { insertCharts, scatterChartXml } from "../report/xlsx-charts";
+import { barChartXml, insertCharts, scatterChartXml } from "../report/xlsx-charts";
 import { cellText, xmlText } from "../report/xml-text";
 
 /** A chart of a sheet to export, as Office.js reads it back (ExcelApi 1.15). */
@@ -39,6 +39,11 @@ export interface ExportChart {
     /** Drawn with lines (XYScatterLines…) rather than markers only. */
     lines: boolean;
   }[];
+  /**
+   * A horizontal bar chart (Excel's BarClustered, a case's tornado): the x values are the category
+   * names, the bars start at `base` (where the category axis crosses the value axis; 0 if unknown).
+   */
+  bar?: { base: number };
 }
 
 /** One sheet to export: its used range as Office.js reads it, with its formats and widths. */
@@ -96,6 +101,24 @@ function chartParts(sheet: ExportSheet, byName: Map<string, ExportSheet>): { par
     const first = series[0].y as { first: CellPosition; sheet: string };
     const ySheet = byName.get(first.sheet.toLowerCase()) as ExportSheet;
     const yFormat = ySheet.numberFormat?.[first.first.row - ySheet.row]?.[first.first.col - ySheet.col] ?? "General";
+    if (chart.bar) {
+      parts.push(
+        barChartXml({
+          title: chart.title,
+          valueTitle: chart.yTitle,
+          valueFormat: yFormat === "@" ? "General" : yFormat,
+          categoriesRef: (series[0].x as { ref: string }).ref,
+          categories: series[0].s.x.map((c) => (c === null || c === undefined ? "" : String(c))),
+          base: chart.bar.base,
+          series: series.map(({ s, y }) => ({
+            name: s.name,
+            valuesRef: (y as { ref: string }).ref,
+            values: s.y.map(chartNumber),
+          })),
+        }),
+      );
+      continue;
+    }
     parts.push(
       scatterChartXml({
         title: chart.title,

@@ -363,13 +363,14 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const caseSheet = wb.get("Business case")!;
       const nfs = caseSheet.get(`${capacity.at!.row + 1},${col("service_time")}`)!;
       const fc = caseSheet.get(`${capacity.at!.row + 2},${col("service_time")}`)!;
-      expect(nfs.formula).toBe(`=${dCells[0]}/1000`);
-      expect(fc.formula).toBe(`=${dCells[1]}/1000`);
+      // The case is in seconds with service times below a millisecond: the sheet shows µs.
+      expect(nfs.formula).toBe(`=${dCells[0]}/1000*1000000`);
+      expect(fc.formula).toBe(`=${dCells[1]}/1000*1000000`);
       // Their values are the Model cells' (which are the analysis's).
       const ds = [0, 1].map((i) => wb.get("Model")!.get(`${fit.at!.row + 1 + i},${fit.at!.col + dCol}`)!.value);
       expect(ds).toEqual([0, 1].map((i) => cellResult(tableRow(fit, i)[dCol])));
-      expect(nfs.value).toBe((ds[0] as number) / 1000);
-      expect(fc.value).toBe((ds[1] as number) / 1000);
+      expect(nfs.value).toBeCloseTo(((ds[0] as number) / 1000) * 1e6, 9);
+      expect(fc.value).toBeCloseTo(((ds[1] as number) / 1000) * 1e6, 9);
       // The conclusion line is a live native formula over the Costs table, showing the case's line:
       // with the fitted costs the example's decision stands (NFS 6 cores, FC 3 — as typed).
       const conclusion = caseSheet.get("1,0")!;
