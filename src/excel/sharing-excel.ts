@@ -109,6 +109,16 @@ export async function listShareableSheets(): Promise<ShareableSheet[]> {
   });
 }
 
+/** A bar chart: Excel says so, or its x values are category names (a scatter's are numbers). */
+function isBarChart(chartType: string, x: unknown[] | undefined): boolean {
+  if (/^bar/i.test(chartType)) return true;
+  return (
+    Array.isArray(x) &&
+    x.length > 0 &&
+    x.every((v) => typeof v === "string" && v.trim() !== "" && !Number.isFinite(Number(v)))
+  );
+}
+
 /**
  * The charts of each sheet as the export needs them: titles, and per series its name, line style,
  * ranges (`getDimensionDataSourceString`, ExcelApi 1.15) and values (`getDimensionValues`, 1.12).
@@ -153,7 +163,7 @@ async function readCharts(context: Excel.RequestContext, sheets: Excel.Worksheet
       xTitle: chart.axes.categoryAxis.title.text,
       yTitle: chart.axes.valueAxis.title.text,
       // A bar chart (the case's tornado): categories, bars from where the axes cross.
-      ...(/^Bar/.test(String(chart.series.items[0]?.chartType))
+      ...(isBarChart(String(chart.series.items[0]?.chartType), series[i][j][0]?.x.value)
         ? { bar: { base: Number((chart.axes.valueAxis as Partial<Excel.ChartAxis>).positionAt) || 0 } }
         : {}),
       series: series[i][j].map((s) => ({

@@ -438,7 +438,11 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       const json = JSON.parse(await page.inputValue("#case-json")) as { options: { capex: number; opex: unknown[] }[] };
       expect(json.options[1].capex).toBe(200000);
       expect(json.options[0].opex).toEqual([
-        { label: "Support contract", perYear: 100000 },
+        {
+          label: "Support contract",
+          perYear: 100000,
+          source: "ascknd.com, 'Net Present Value' (13 June 2014): GBP 100,000 a year.",
+        },
         { label: "Power", perYear: 0 },
       ]);
       const pasted = JSON.parse(fs.readFileSync(CASE, "utf8")) as { options: unknown[] };
