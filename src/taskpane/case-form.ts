@@ -10,6 +10,7 @@
  * DOM only through textContent and attributes (input labels and values are data, never HTML).
  */
 import { el } from "./dom";
+import { typedNumber } from "./case-check";
 import { referencedCells } from "../analysis/case-plan";
 import type { CpuCostChoice } from "../excel/case-sources";
 
@@ -114,6 +115,23 @@ export class CaseForm {
     return null;
   }
 
+  /**
+   * Marks each problem's field invalid with its message beside it (an alert, linked to the field by
+   * aria-describedby), and clears the others. Returns the fields found, in order.
+   */
+  showErrors(problems: { path: string | null; message: string }[]): (HTMLElement | null)[] {
+    this.showError(null, "");
+    return problems.map((p) => {
+      if (p.path === null) return null;
+      const target = this.find(p.path);
+      if (!target) return null;
+      target.setAttribute("aria-invalid", "true");
+      const err = document.getElementById(`${target.id}-error`);
+      if (err) err.textContent = err.textContent ? `${err.textContent} ${p.message}` : p.message;
+      return target;
+    });
+  }
+
   /** Marks one field invalid with the message (and clears the others); null clears all. */
   showError(path: string | null, message: string): HTMLElement | null {
     for (const e of this.root.querySelectorAll<HTMLElement>("[aria-invalid]")) e.removeAttribute("aria-invalid");
@@ -155,6 +173,7 @@ export class CaseForm {
     input.value = kind === "number" ? shownNumber(obj[key]) : typeof obj[key] === "string" ? (obj[key] as string) : "";
     const err = el("span", "", "case-field-error");
     err.id = `${id}-error`;
+    err.setAttribute("role", "alert");
     const described = [err.id];
     wrap.append(lab, input);
     if (hint) {
@@ -167,7 +186,9 @@ export class CaseForm {
     input.addEventListener("input", () => {
       // A cleared text stays "" (the validator says "must not be empty"); a cleared number is absent,
       // or null where the key itself carries meaning (a sizing target names its rule).
-      const v = kind === "number" ? numeric(input.value) : input.value;
+      // "10%", "70k", "1.5M", "81 µs" are read as people mean them (times in the case's unit).
+      const unit = typeof this.draft.timeUnit === "string" ? this.draft.timeUnit : "s";
+      const v = kind === "number" ? typedNumber(input.value, unit) : input.value;
       if (v === undefined && cleared === "null") obj[key] = null;
       else if (v === undefined) delete obj[key];
       else obj[key] = v;

@@ -16,6 +16,20 @@ import { CpuCostChoice, readCellValues, readCpuCostChoices } from "../excel/case
 import { CaseForm, Draft, refsOf } from "./case-form";
 import { CASE_EXAMPLES, exampleDraft } from "./case-examples";
 import { byId, el } from "./dom";
+import { allProblems, humanPath } from "./case-check";
+
+const BLANK = "blank";
+/** A blank case: two options to name and cost, three years at 10 %. */
+export const BLANK_CASE = {
+  title: "Business case",
+  currency: "£",
+  years: 3,
+  discountRate: 0.1,
+  options: [
+    { name: "Option 1", capex: 0, opex: [] },
+    { name: "Option 2", capex: 0, opex: [] },
+  ],
+};
 
 /** The example the form starts with (examples/storage-replacement.json). */
 export const STARTING_CASE = exampleDraft(CASE_EXAMPLES[0].id);
@@ -89,6 +103,9 @@ export function initNewCaseSection(): void {
   let choices: CpuCostChoice[] = [];
 
   if (example.options.length === 0) {
+    const blank = el("option", "A blank case (two options)");
+    blank.value = BLANK;
+    example.append(blank);
     for (const e of CASE_EXAMPLES) {
       const opt = el("option", e.label);
       opt.value = e.id;
@@ -97,12 +114,33 @@ export function initNewCaseSection(): void {
   }
   const validate = (): ReturnType<typeof caseFromDraft> => {
     const r = caseFromDraft(form.draft);
-    if ("plan" in r) {
-      form.showError(null, "");
-      errors.textContent = "";
-    } else {
-      const field = form.showError(r.path, r.error);
-      errors.textContent = field ? `1 problem: ${r.error}` : `1 problem: ${r.error} (in the JSON below)`;
+    const problems = "plan" in r ? [] : allProblems(form.draft);
+    if (!("plan" in r) && problems.length === 0) problems.push({ path: r.path, message: r.error });
+    const fields = form.showErrors(problems);
+    errors.replaceChildren();
+    // Build only a case without problems; the list says what to fix, each item going to its field.
+    build.disabled = problems.length > 0;
+    if (problems.length > 0) {
+      errors.append(
+        el("span", `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix before building:`),
+      );
+      const ul = el("ul");
+      problems.forEach((p, k) => {
+        const where = p.path === null ? "The case" : humanPath(p.path, form.draft);
+        const li = el("li");
+        const field = fields[k];
+        if (field) {
+          const a = el("a", `${where}: ${p.message}`);
+          a.href = `#${field.id}`;
+          a.addEventListener("click", (e) => {
+            e.preventDefault();
+            field.focus();
+          });
+          li.append(a);
+        } else li.append(`${where}: ${p.message}${p.path === null ? "" : " (in the JSON below)"}`);
+        ul.append(li);
+      });
+      errors.append(ul);
     }
     return r;
   };
@@ -124,7 +162,10 @@ export function initNewCaseSection(): void {
   };
   load(structuredClone(STARTING_CASE));
 
-  example.addEventListener("change", () => load(exampleDraft(example.value)));
+  example.value = CASE_EXAMPLES[0].id;
+  example.addEventListener("change", () =>
+    load(example.value === BLANK ? structuredClone(BLANK_CASE) : exampleDraft(example.value)),
+  );
   apply.addEventListener("click", () => {
     try {
       const parsed = JSON.parse(editor.value) as unknown;
@@ -153,6 +194,13 @@ export function initNewCaseSection(): void {
     }
   };
   void refresh();
+  // Read the analysis again whenever the Case tab is shown: by click, keyboard or ribbon command
+  // (the tab list shows its panel by clearing \`hidden\`).
+  const panel = document.getElementById("panel-case");
+  if (panel)
+    new MutationObserver(() => {
+      if (!panel.hidden) void refresh();
+    }).observe(panel, { attributes: true, attributeFilter: ["hidden"] });
   byId("tab-case").addEventListener("click", () => void refresh());
 
   build.addEventListener("click", async () => {
@@ -184,11 +232,16 @@ export function initNewCaseSection(): void {
       const result = await renderWorkbookPlan(parsed.plan.plan, { functionsRegistered: functionsLoaded() });
       status.textContent = `Wrote "${result.sheets[0]?.written}". ${parsed.plan.plan.sheets[0].notes[1]}`;
       status.className = "share-status ok";
+      // The focus goes to the result, not back to the page.
+      status.tabIndex = -1;
+      status.focus();
     } catch (e) {
       status.textContent = `Could not write the case: ${(e as Error).message}`;
       status.className = "share-status error";
+      status.tabIndex = -1;
+      status.focus();
     } finally {
-      build.disabled = false;
+      validate();
     }
   });
 }

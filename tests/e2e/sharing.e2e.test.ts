@@ -409,19 +409,36 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       await page.keyboard.press("Tab");
       expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe("title");
 
+      // The problems, listed all at once in the form's words, each a link to its field.
+      const listed = (...lines: string[]): string =>
+        `${lines.length} problem${lines.length === 1 ? "" : "s"} to fix before building:${lines.join("")}`;
       const capex = '[data-path="options[1].capex"]';
+      const rate = '[data-path="discountRate"]';
       await page.fill(capex, "-5");
-      const message = "options[1].capex: must be an amount ≥ 0, got -5";
-      expect(await page.textContent("#case-errors")).toBe(`1 problem: ${message}`);
+      await page.fill(rate, "ten");
+      const message = "must be an amount ≥ 0, got -5";
+      expect(await page.textContent("#case-errors")).toBe(
+        listed(
+          'Discount rate: must be a rate per year above -0.5 as a fraction (0.1 for 10%), got "ten"',
+          `Replace › Capex: ${message}`,
+        ),
+      );
       expect(await page.getAttribute(capex, "aria-invalid")).toBe("true");
+      expect(await page.getAttribute(rate, "aria-invalid")).toBe("true");
       const describedBy = (await page.getAttribute(capex, "aria-describedby"))!.split(" ");
       const described = await Promise.all(describedBy.map((id) => page.textContent(`#${id}`)));
       expect(described).toContain(message);
-      await page.click("#case-build");
-      expect(await page.textContent("#case-status")).toBe(`Not built: ${message}`);
+      const alerts = await Promise.all(describedBy.map((id) => page.getAttribute(`#${id}`, "role")));
+      expect(alerts).toContain("alert");
+      // Build waits until the case is valid; a problem's link takes the focus to its field.
+      expect(await page.isDisabled("#case-build")).toBe(true);
+      await page.click("#case-errors li:nth-child(2) a");
       expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe("options[1].capex");
-      await page.fill(capex, "200000");
+      // Numbers as people type them: "10%" is 0.1, "200k" is 200000.
+      await page.fill(rate, "10%");
+      await page.fill(capex, "200k");
       expect(await page.textContent("#case-errors")).toBe("");
+      expect(await page.isDisabled("#case-build")).toBe(false);
       expect(await page.getAttribute(capex, "aria-invalid")).toBeNull();
 
       // Adding a cost line puts the focus in it; an empty label is named.
@@ -429,14 +446,20 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.path)).toBe(
         "options[0].opex[1].label",
       );
-      expect(await page.textContent("#case-errors")).toBe("1 problem: options[0].opex[1].label: must not be empty");
+      expect(await page.textContent("#case-errors")).toBe(
+        listed("Keep current array › Cost line 2 › Label: must not be empty"),
+      );
       await page.keyboard.type("Power");
       expect(await page.textContent("#case-errors")).toBe("");
 
       // The JSON view follows the form, and a JSON pasted in fills the form.
       await page.click(".case-advanced summary");
-      const json = JSON.parse(await page.inputValue("#case-json")) as { options: { capex: number; opex: unknown[] }[] };
+      const json = JSON.parse(await page.inputValue("#case-json")) as {
+        discountRate: number;
+        options: { capex: number; opex: unknown[] }[];
+      };
       expect(json.options[1].capex).toBe(200000);
+      expect(json.discountRate).toBe(0.1);
       expect(json.options[0].opex).toEqual([
         {
           label: "Support contract",
@@ -458,8 +481,10 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       expect(await page.inputValue(sizeBy)).toBe("response");
       expect(await page.inputValue(target)).toBe("");
       expect(await page.textContent("#case-errors")).toBe(
-        "1 problem: options[0].workloads[0].sizing.response: must be a target mean response time above the service " +
-          "time 30 min (queueing only adds to it), got null",
+        listed(
+          "Two sites (today) › Workload 1 (Site A) › Size by › Target mean response: must be a target mean response " +
+            "time above the service time 30 min (queueing only adds to it), got null",
+        ),
       );
       expect(await page.getAttribute(target, "aria-invalid")).toBe("true");
       await page.fill(target, "40");
