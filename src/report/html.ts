@@ -413,7 +413,7 @@ function renderTable(table: TablePlan, maxRows: number): string {
   const last = { row: table.at.row + tableRowCount(table), col: table.at.col + table.columns.length - 1 };
   const out: string[] = [
     `<div class="table-wrap${table.callout ? " callout" : ""}${table.columns.length > 9 ? " wide" : ""}">`,
-    `<table data-range="${rangeA1(table.at, last)}" data-name="${escapeHtml(table.name)}">`,
+    `<table data-range="${rangeA1(table.at, last)}">`,
     `<caption>${escapeHtml(table.title ?? table.name)}</caption>`,
     `<thead><tr>`,
   ];
