@@ -4,7 +4,8 @@
  * serious or critical violation of WCAG 2.x A/AA or best practice on any tab, with the sample
  * imported, an Insert form open, the share list read and the case form drawn. The theme follows
  * the system (prefers-color-scheme) and Office's own theme when Office gives one.
- * Leaves docs/screenshots/pane-<tab>-<light|dark>.png (the README shows them).
+ * Leaves docs/screenshots/pane-<tab>-<light|dark>.png (the README shows them) and
+ * pane-case-form-light.png, the Case form with two problems listed (docs/case.md).
  */
 import * as fs from "fs";
 import * as path from "path";
@@ -81,8 +82,25 @@ describe("every tab, light and dark, at 320 px: axe-core finds no serious or cri
       await page.waitForSelector('[data-path="options[1].capex"]');
       found.case = await seriousViolations(page);
       await page.screenshot({ path: path.join(SHOTS, `pane-case-${scheme}.png`) });
+      // With problems: the list of them (links), the alerts beside the fields, Build disabled.
+      await page.fill('[data-path="discountRate"]', "ten");
+      await page.fill('[data-path="options[1].capex"]', "-5");
+      await page.waitForSelector("#case-errors li");
+      found["case with problems"] = await seriousViolations(page);
+      // As the planner sees it: the problems in view above the Build bar that stays at the bottom.
+      await page.locator("#case-errors").scrollIntoViewIfNeeded();
+      if (scheme === "light") await page.screenshot({ path: path.join(SHOTS, "pane-case-form-light.png") });
+      await page.fill('[data-path="discountRate"]', "10%");
+      await page.fill('[data-path="options[1].capex"]', "250k");
 
-      expect(found).toEqual({ "import (first run)": [], import: [], functions: [], share: [], case: [] });
+      expect(found).toEqual({
+        "import (first run)": [],
+        import: [],
+        functions: [],
+        share: [],
+        case: [],
+        "case with problems": [],
+      });
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
       expect(s.consoleErrors).toEqual([]);
       expect(s.externalRequests).toEqual([]);
