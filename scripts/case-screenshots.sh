@@ -17,7 +17,7 @@ im = Image.open(sorted(glob.glob(tmp + "/page*.png"))[0]).convert("RGB")
 x0, y0, x1, y1 = ImageOps.invert(im.convert("L")).getbbox()
 w, h = x1 - x0, y1 - y0
 im.crop((x0, y0, x0 + int(w * 0.55), y0 + int(h * 0.42))).save(out + "/case-sheet-top.png", optimize=True)
-im.crop((x0, y0 + int(h * 0.79), x0 + int(w * 0.55), y1)).save(out + "/case-sheet-tornado.png", optimize=True)
+im.crop((x0, y0 + int(h * 0.85), x0 + int(w * 0.205), y1)).save(out + "/case-sheet-tornado.png", optimize=True)
 PY
 rm -rf "$tmp"
 echo "wrote $out/case-sheet-top.png $out/case-sheet-tornado.png"
