@@ -1191,7 +1191,8 @@ function recommendationTable(ctx: Ctx): TablePlan {
     [sensitivity.rows[sensitivity.rows.length - 1], "saving_high"],
     true,
   );
-  const reversing = c === 0 ? `COUNTIF(${savings},">=0")` : `COUNTIF(${savings},"<=0")`;
+  // Live: which sign reverses the choice depends on the choice the sheet shows now (k).
+  const reversing = `IF(${k}=1,COUNTIF(${savings},">=0"),COUNTIF(${savings},"<=0"))`;
   const all = result.tornado.length * 2;
   const flips = result.tornado.reduce(
     (m, t) => m + [t.savingLow, t.savingHigh].filter((v) => (c === 0 ? v >= 0 : v <= 0)).length,
@@ -1219,9 +1220,12 @@ function recommendationTable(ctx: Ctx): TablePlan {
   const confidenceNow =
     (flips === 0 ? high : `Low: ${flips} of ${all} low/high values in Sensitivity (${against}) reverse it.`) +
     (flagged ? flagText : "");
-  const confidence =
+  // Sensitivity compares option r with the baseline; if edits make a third option the choice, its
+  // counts say nothing about it, so the verdict says so instead of judging with them.
+  const judged =
     `IF(${reversing}=0,${highFormula},${low(reversing)})` +
     (checks ? `&IF(COUNTIF(${checks},"?*")>0,"${flagText}","")` : "");
+  const confidence = `IF(OR(${k}=1,${k}=${r + 1}),${judged},"Not judged: with the edited figures the choice is "&INDEX(${names},${k})&", but Sensitivity compares "&${againstCells}&". Build the case again to judge it.")`;
   const rows: CellValue[][] = [
     ["Choose", native(`INDEX(${names},${k})`, input.options[c].name)],
     [

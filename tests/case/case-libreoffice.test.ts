@@ -29,6 +29,7 @@ import { describeUnless } from "../helpers/skip";
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
 const FILES = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".json"));
 const SOFFICE = findSoffice();
+const FLIP_CASE = "nfs-vs-fc-70k-iops";
 const describeLo = (name: string, fn: () => void): void =>
   describeUnless(SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui", name, fn);
 
@@ -97,6 +98,13 @@ describeLo("caplab case output in LibreOffice", () => {
       fs.writeFileSync(path.join(dir, `${base}.rate5.xlsx`), await renderXlsx(stripped(plan.plan, 0.05)));
       xlsx.push(out, path.join(dir, `${base}.stripped.xlsx`), path.join(dir, `${base}.rate5.xlsx`));
     }
+    // The NFS vs FC case with FC's capex edited to 0 in the sheet: the choice turns to FC.
+    const flip = stripped(built.get(FLIP_CASE)!.plan);
+    const costs = flip.sheets[0].tables.find((t) => t.name === "Costs") as WorkbookPlan["sheets"][0]["tables"][0];
+    expect(costs.rows[0][0]).toBe("Capex at year 0 (input)");
+    costs.rows[0][2] = 0;
+    fs.writeFileSync(path.join(dir, `${FLIP_CASE}.capex0.xlsx`), await renderXlsx(flip));
+    xlsx.push(path.join(dir, `${FLIP_CASE}.capex0.xlsx`));
     const profile = recalculatingProfile(dir);
     const outDir = path.join(dir, "csv");
     convert(SOFFICE, profile, "csv", outDir, xlsx);
@@ -189,5 +197,23 @@ describeLo("caplab case output in LibreOffice", () => {
         );
       });
     });
+  });
+
+  it("the verdict follows an edit that changes the choice: the same words caplab case gives for the edited input", () => {
+    const grid = csv.get(`${FLIP_CASE}.capex0`) as string[][];
+    const json = JSON.parse(fs.readFileSync(path.join(EXAMPLES, `${FLIP_CASE}.json`), "utf8"));
+    json.options[1].capex = 0;
+    const edited = casePlanFromJson(json);
+    const want = edited.plan.sheets[0].tables.find(
+      (t) => t.name === "Recommendation",
+    ) as WorkbookPlan["sheets"][0]["tables"][0];
+    const at = want.at as { row: number; col: number };
+    const rows = want.rows.map((r) => [r[0], cellResult(r[1])]);
+    expect(rows[0][1]).toBe("FC"); // the edit does change the choice
+    for (const [i, [item, value]] of rows.entries()) {
+      const shown = grid[at.row + 1 + i][at.col + 1];
+      if (typeof value === "number") expectSame(csvNumber(shown), value, String(item), 1e5);
+      else expect([item, shown]).toEqual([item, value]);
+    }
   });
 });
