@@ -213,25 +213,16 @@ async function decodedStream(
     if (typeof next.value === "string") break; // already text
     bytes += next.value.length;
   }
-  const rest = async function* (): AsyncGenerator<Uint8Array | string> {
-    yield* first;
-    if (done) return;
-    for (;;) {
-      const next = await iterator.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  };
   const headBytes = first.every((c) => typeof c !== "string") ? concatAll(first as Uint8Array[]) : new Uint8Array(0);
   const encoding = sniffEncoding(headBytes);
   if (encoding === "utf-8" || encoding.startsWith("utf-32")) {
     if (encoding !== "utf-8") await iterator.return?.();
-    return { encoding, stream: { [Symbol.asyncIterator]: rest } };
+    return { encoding, stream: replayed(first, iterator, done) };
   }
   const transcoded = async function* (): AsyncGenerator<Uint8Array> {
     const decoder = new TextDecoder(encoding);
     const encoder = new TextEncoder();
-    for await (const chunk of rest()) {
+    for await (const chunk of replayed(first, iterator, done)) {
       const text = typeof chunk === "string" ? chunk : decoder.decode(chunk, { stream: true });
       if (text) yield encoder.encode(text);
     }
@@ -239,6 +230,24 @@ async function decodedStream(
     if (tail) yield encoder.encode(tail);
   };
   return { encoding, stream: { [Symbol.asyncIterator]: transcoded } };
+}
+
+/**
+ * The chunks already read (`first`) and then the rest of `iterator` (unless it was `done`): a
+ * stream whose head was read to sniff it, read again from its start.
+ */
+function replayed<T>(first: readonly T[], iterator: AsyncIterator<T>, done: boolean): AsyncIterable<T> {
+  return {
+    async *[Symbol.asyncIterator]() {
+      yield* first;
+      if (done) return;
+      for (;;) {
+        const next = await iterator.next();
+        if (next.done) return;
+        yield next.value;
+      }
+    },
+  };
 }
 
 function concatAll(chunks: Uint8Array[]): Uint8Array {
@@ -278,17 +287,7 @@ async function readUtf8Stream(
     if (!sawBreak && /\r|\n/.test(piece)) sawBreak = true;
     head += piece;
   }
-  const replay: AsyncIterable<Uint8Array | string> = {
-    async *[Symbol.asyncIterator]() {
-      yield* first;
-      if (done) return;
-      for (;;) {
-        const next = await iterator.next();
-        if (next.done) return;
-        yield next.value;
-      }
-    },
-  };
+  const replay = replayed(first, iterator, done);
   const format = detectFormat(head);
   if (format === "fio-json") {
     const fio = await parseFioJsonStream(replay, file);

@@ -10,19 +10,13 @@
 import * as fs from "fs";
 import * as path from "path";
 import type { Page } from "playwright-core";
-import { openPane, ROOT, serveDist, waitForText } from "./harness";
+import { openPane, ROOT, distServer, waitForText } from "./harness";
 
 jest.setTimeout(300_000);
 const SHOTS = path.join(ROOT, "docs/screenshots");
 const AXE = fs.readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 interface Violation {
   id: string;

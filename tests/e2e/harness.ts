@@ -47,6 +47,26 @@ export function fakeOfficeScript(options: Record<string, unknown> = {}): string 
   );
 }
 
+/**
+ * Serves dist/ for the test file ({@link serveDist}) from its beforeAll to its afterAll; the
+ * returned handle's `url` is the server's once the tests run.
+ */
+export function distServer(dir: string = DIST): { readonly url: string } {
+  let server: { url: string; close: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    server = await serveDist(dir);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return {
+    get url(): string {
+      if (!server) throw new Error("the dist server is not started: use server.url inside a test");
+      return server.url;
+    },
+  };
+}
+
 /** Serves dist/ (or another build's directory, e.g. a saved earlier build) on 127.0.0.1 (an ephemeral port). */
 export async function serveDist(dir: string = DIST): Promise<{ url: string; close: () => Promise<void> }> {
   const root = path.resolve(dir);

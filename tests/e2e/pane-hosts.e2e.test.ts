@@ -6,7 +6,7 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { chooseFiles, openPane, pressImport, ROOT, serveDist } from "./harness";
+import { chooseFiles, openPane, pressImport, ROOT, distServer } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount, TablePlan } from "../../src/analysis/plan";
@@ -14,13 +14,7 @@ import { tableRow, tableRowCount, TablePlan } from "../../src/analysis/plan";
 const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/iogen-mpi", f));
 jest.setTimeout(240_000);
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 test("a multi-host iogen CSV pair: Steps from the all rows, a Hosts sheet with each host and the imbalance", async () => {
   const s = await openPane(server.url);

@@ -13,7 +13,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { openPane, ROOT, serveDist } from "./harness";
+import { openPane, ROOT, distServer } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { MODEL_CHART_DATA_TABLE } from "../../src/analysis/lab-model";
@@ -26,13 +26,7 @@ const SHOTS = path.join(ROOT, "docs/screenshots");
 // Generous: the machine running the suite may be busy (a 2-core box shared with builds).
 jest.setTimeout(240_000);
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 describe("the first-run sample imported through the pane: Model charts", () => {
   test("log axis, measured points over the Model table, fitted curves over the hidden helper table", async () => {

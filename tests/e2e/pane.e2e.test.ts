@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
+import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, distServer } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount } from "../../src/analysis/plan";
@@ -23,13 +23,7 @@ const SHOTS = path.join(ROOT, "docs/screenshots");
 // Generous: the machine running the suite may be busy (a 2-core box shared with builds).
 jest.setTimeout(240_000);
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 /** The fake workbook as plain data (Maps turned into arrays). */
 async function workbook(s: PaneSession): Promise<{

@@ -6,18 +6,12 @@
  */
 import * as path from "path";
 import type { Page } from "playwright-core";
-import { openPane, pressImport, ROOT, serveDist, waitForText } from "./harness";
+import { openPane, pressImport, ROOT, distServer, waitForText } from "./harness";
 import type { FakeWorkbook } from "../excel/fake-excel";
 
 jest.setTimeout(240_000);
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 type Host = { workbook: FakeWorkbook; actions: Map<string, unknown>; shown: { count: number } };
 

@@ -21,7 +21,7 @@ import * as os from "os";
 import * as path from "path";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { chooseFiles, openPane, PaneSession, pressImport, ROOT, serveDist } from "./harness";
+import { chooseFiles, openPane, PaneSession, pressImport, ROOT, distServer } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
@@ -53,13 +53,7 @@ interface SheetData {
   errors: string[];
 }
 
-let server: { url: string; close: () => Promise<void> };
-beforeAll(async () => {
-  server = await serveDist();
-});
-afterAll(async () => {
-  await server.close();
-});
+const server = distServer();
 
 /** The fake workbook's sheets as plain data. */
 async function sheets(s: PaneSession): Promise<SheetData[]> {
