@@ -13,7 +13,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { openPane, ROOT, distServer } from "./harness";
+import { openPane, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { MODEL_CHART_DATA_TABLE } from "../../src/analysis/lab-model";
@@ -33,13 +33,9 @@ describe("the first-run sample imported through the pane: Model charts", () => {
     const s = await openPane(server.url, { width: 360, height: 900 });
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await waitForText(page, "status", /Connected to Excel/);
       await page.click("#sample-import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        { timeout: 120_000 },
-      );
+      await waitForText(page, "import-status", /^Imported:/, 120_000);
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, "lab-pane-imported.png"), fullPage: true });
 

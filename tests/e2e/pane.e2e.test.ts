@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, distServer } from "./harness";
+import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { tableRow, tableRowCount } from "../../src/analysis/plan";
@@ -57,7 +57,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await waitForText(page, "status", /Connected to Excel/);
       expect(await page.isVisible("#first-run")).toBe(true);
       fs.mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: path.join(SHOTS, "pane-first-run.png"), fullPage: true });
@@ -87,13 +87,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(await isEnabled(page, "#import")).toBe(true);
 
       await page.click("#import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        {
-          timeout: 60_000,
-        },
-      );
+      await waitForText(page, "import-status", /^Imported:/, 60_000);
       await page.screenshot({ path: path.join(SHOTS, "pane-imported.png"), fullPage: true });
       const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
 
@@ -163,7 +157,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await waitForText(page, "status", /Connected to Excel/);
       await page.click("#sample-skip");
       // The pane's default and its ceiling (an Excel sheet's rows below a header).
       expect(await page.inputValue("#max-rows")).toBe("100000");
@@ -353,15 +347,9 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await waitForText(page, "status", /Connected to Excel/);
       await page.click("#sample-import");
-      await page.waitForFunction(
-        () => /^Imported:/.test(document.getElementById("import-status")?.textContent ?? ""),
-        null,
-        {
-          timeout: 60_000,
-        },
-      );
+      await waitForText(page, "import-status", /^Imported:/, 60_000);
       const wb = await workbook(s);
       expect(wb.sheets.map((x) => x.name)).toContain("Steps");
       await page.click("#clear");

@@ -21,7 +21,7 @@ import * as os from "os";
 import * as path from "path";
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { chooseFiles, openPane, PaneSession, pressImport, ROOT, distServer } from "./harness";
+import { chooseFiles, openPane, PaneSession, pressImport, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/analysis/lab-plan";
 import { casePlanFromJson } from "../../src/analysis/case-plan";
@@ -385,7 +385,7 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url, { width: 320 });
     try {
       const { page } = s;
-      await page.waitForFunction(() => /Connected to Excel/.test(document.getElementById("status")?.textContent ?? ""));
+      await waitForText(page, "status", /Connected to Excel/);
       await page.click("#tab-case");
       await page.waitForSelector('[data-path="options[1].capex"]');
       expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
