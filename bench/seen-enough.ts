@@ -42,6 +42,7 @@ import {
   lag1Autocorrelation,
   mserTruncation,
   seenEnough,
+  significantTruncation,
   steadyStateRule,
   trendT,
   windowHalfWidth,
@@ -252,8 +253,11 @@ function cvmFlat(x: readonly number[], d: number): boolean {
   return ss / (L * L * s0) < 0.461;
 }
 
-/** The rule without its look back (steps 1–4 only), as the candidates below were first compared. */
-const NO_LOOK_BACK: SteadyStateTuning = { ...STEADY_STATE_TUNING, recheckFraction: 0 };
+/**
+ * Steps 1–4 with plain MSER-5 and no look back, as the candidates below were first compared (the
+ * default's significance test on the truncation came later).
+ */
+const NO_LOOK_BACK: SteadyStateTuning = { ...STEADY_STATE_TUNING, recheckFraction: 0, truncationZ: 0 };
 
 /** A rule that also needs a pass at n − j·⌈n/10⌉ for j = 1 … points (where that is ≥ the rule's first). */
 function lookBack(label: string, base: Rule, points: number): Rule {
@@ -272,28 +276,6 @@ function lookBack(label: string, base: Rule, points: number): Rule {
       return mean;
     },
   };
-}
-
-/**
- * MSER-5's truncation kept only when significant: the dropped part's mean differs from the kept
- * part's by more than z long-run standard errors (σ̂² from the kept part, AR(1)-corrected as in
- * trendT), else nothing is dropped. On steady AR(1) noise, plain MSER-5 drops batches in 44 % (ρ = 0)
- * of 90-sample series, which forces the rule to run past its floor.
- */
-function significantTruncation(x: readonly number[], n: number, d: number, z: number): number {
-  if (d === 0) return 0;
-  let dropped = 0;
-  for (let i = 0; i < d; i++) dropped += x[i];
-  let kept = 0;
-  for (let i = d; i < n; i++) kept += x[i];
-  const length = n - d;
-  const keptMean = kept / length;
-  let ss = 0;
-  for (let i = d; i < n; i++) ss += (x[i] - keptMean) ** 2;
-  const r = lag1Autocorrelation(x, d, n);
-  const rho = Math.min(0.95, Math.max(0, r + (1 + 4 * r) / length));
-  const se = Math.sqrt((((ss / (length - 1)) * (1 + rho)) / (1 - rho)) * (1 / d + 1 / length));
-  return Math.abs(dropped / d - keptMean) > z * se ? d : 0;
 }
 
 interface LookBackVariant {
@@ -316,7 +298,7 @@ function stepsAt(
 ): boolean {
   if (n < floor) return false;
   let d = mserTruncation(x, 0, n);
-  if (z > 0) d = significantTruncation(x, n, d, z);
+  d = significantTruncation(x, n, d, "ar1", z);
   if (2 * d > n || n - d < floor) return false;
   if (judgeTrend && Math.abs(trendT(x, d, n, "ar1")) > STEADY_STATE_TUNING.trendLimit) return false;
   const rho = ar1Rho(lag1Autocorrelation(x, d, n), n - d);
@@ -352,7 +334,7 @@ function lookBackVariantRule(label: string, v: LookBackVariant): Rule {
       }
       // The reported mean: the retained window's, as the default reports it.
       let d = mserTruncation(x, 0, n);
-      if (v.truncationZ > 0) d = significantTruncation(x, n, d, v.truncationZ);
+      d = significantTruncation(x, n, d, "ar1", v.truncationZ);
       let sum = 0;
       for (let i = d; i < n; i++) sum += x[i];
       return sum / (n - d);
@@ -372,9 +354,21 @@ const CANDIDATES: Rule[] = [
   detectRule("MSER-5 + slope + drift allowance 1× (W 90)", { ...NO_LOOK_BACK, driftWeight: 1 }),
   detectRule("MSER-5 + slope + drift allowance 2× (W 90)", NO_LOOK_BACK),
   detectRule("MSER-5 + slope + drift allowance 3× (W 90)", { ...NO_LOOK_BACK, driftWeight: 3 }),
-  detectRule("default: MSER-5 + slope + drift allowance 2× + look back 1/10 (W 90)", { ...STEADY_STATE_TUNING }),
-  lookBack("drift allowance 2× + look back 1/10 at two points (W 90)", detectRule("steps 1–4", NO_LOOK_BACK), 2),
-  detectRule("drift allowance 3× + look back 1/10 (W 90)", { ...STEADY_STATE_TUNING, driftWeight: 3 }),
+  lookBack(
+    "previous default: MSER-5 + slope + drift allowance 2× + look back 1/10 where ≥ W (W 90)",
+    detectRule("steps 1–4", NO_LOOK_BACK),
+    1,
+  ),
+  lookBack(
+    "drift allowance 2× + look back 1/10 at two points where ≥ W (W 90)",
+    detectRule("steps 1–4", NO_LOOK_BACK),
+    2,
+  ),
+  lookBack(
+    "drift allowance 3× + look back 1/10 where ≥ W (W 90)",
+    detectRule("steps 1–4", { ...NO_LOOK_BACK, driftWeight: 3 }),
+    1,
+  ),
   lookBackVariantRule("significant MSER-5 (z 2) + look back 1/10 also below the floor", {
     truncationZ: 2,
     fraction: 0.1,
@@ -390,6 +384,11 @@ const CANDIDATES: Rule[] = [
     fraction: 0.1,
     points: 2,
   }),
+  detectRule("default: significant MSER-5 + slope + drift allowance 2× + look back at 1/10 and 2/10 of n (W 90)", {
+    ...STEADY_STATE_TUNING,
+  }),
+  detectRule("default with plain MSER-5 (no significance test)", { ...STEADY_STATE_TUNING, truncationZ: 0 }),
+  detectRule("default with one look-back point", { ...STEADY_STATE_TUNING, recheckPoints: 1 }),
   detectRule("default with W 60", { ...STEADY_STATE_TUNING, minWindow: 60 }),
   detectRule("default with W 120", { ...STEADY_STATE_TUNING, minWindow: 120 }),
 ];

@@ -68,11 +68,15 @@ export {
   AR1_RHO_Z,
   AR1_MIN_WINDOW,
   mserTruncation,
+  significantTruncation,
   trendT,
   powerOfTwoScale,
   STEADY_MIN_WINDOW,
   TREND_T_LIMIT,
   DRIFT_WEIGHT,
+  RECHECK_FRACTION,
+  RECHECK_POINTS,
+  TRUNCATION_Z,
   STEADY_STATE_TUNING,
 } from "./seen-enough";
 export type { SeenEnoughMethod, SeenEnoughOptions, SeenEnoughResult, SeenEnoughTransient } from "./seen-enough";

@@ -17,6 +17,8 @@ import {
   ar1Rho,
   lag1Autocorrelation,
   mserTruncation,
+  significantTruncation,
+  TRUNCATION_Z,
   type SeenEnoughMethod,
   type SeenEnoughTransient,
 } from "../../src/core/seen-enough";
@@ -58,6 +60,8 @@ describe("defaults", () => {
       trend_t_limit: number;
       drift_weight: number;
       recheck_fraction: number;
+      recheck_points: number;
+      truncation_z: number;
     };
     expect(SEEN_ENOUGH_DEFAULTS).toEqual({
       accuracy: file.accuracy,
@@ -71,6 +75,8 @@ describe("defaults", () => {
       trendLimit: file.trend_t_limit,
       driftWeight: file.drift_weight,
       recheckFraction: file.recheck_fraction,
+      recheckPoints: file.recheck_points,
+      truncationZ: file.truncation_z,
     });
   });
 
@@ -443,17 +449,46 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
     const r = seenEnough(at106, { accuracy: 0.02 });
     expect(r).toMatchObject({ seenEnough: false, from: noLookBack.from, samples: noLookBack.samples });
     expect(r.mean).toBe(noLookBack.mean);
-    // Below 100 samples the look back would reach under the 90-sample window, so it is not asked.
-    for (let n = 90; n < 100; n++) {
-      const s = x.slice(0, n);
-      const plain = steadyStateRule(s, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
-      expect(seenEnough(s, { accuracy: 0.02 }).seenEnough).toBe(plain.seenEnough);
-    }
+  });
+
+  it("the look back is asked below the 90-sample floor too, where it judges the drift allowance but not the trend", () => {
+    // Seed 32 of the same drift: at 90 samples steps 1–4 pass 5 % above the level (±2 % asked); the
+    // first 81 samples do not look steady, so there is no stop.
+    const x = warmup(32, 300, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
+    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
+    const at90 = x.slice(0, 90);
+    const stepsOnly = steadyStateRule(at90, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
+    expect(stepsOnly.seenEnough).toBe(true);
+    expect(Math.abs(stepsOnly.mean / 1000 - 1)).toBeGreaterThan(0.02);
+    expect(seenEnough(at90, { accuracy: 0.02 })).toMatchObject({ seenEnough: false, from: stepsOnly.from });
+  });
+
+  it("the second look-back point (n − 2⌈n/10⌉) refuses a stop the first one allows", () => {
+    const x = warmup(36, 400, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
+    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
+    const at129 = x.slice(0, 129);
+    const onePoint = steadyStateRule(at129, 1, opts, { ...STEADY_STATE_TUNING, recheckPoints: 1 });
+    expect(onePoint.seenEnough).toBe(true);
+    expect(Math.abs(onePoint.mean / 1000 - 1)).toBeGreaterThan(0.02); // inside the drift
+    expect(seenEnough(at129, { accuracy: 0.02 }).seenEnough).toBe(false);
+  });
+
+  it("a truncation MSER-5 finds in steady noise is not kept (it is not significant), so the series can stop", () => {
+    const x = warmup(3, 90, 1000, () => 0, 0.08);
+    const d = mserTruncation(x, 0, 90);
+    expect(d).toBe(65);
+    expect(significantTruncation(x, 90, d, "ar1", TRUNCATION_Z)).toBe(0);
+    const plain = steadyStateRule(x, 1, { ...SEEN_ENOUGH_DEFAULTS }, { ...STEADY_STATE_TUNING, truncationZ: 0 });
+    expect(plain).toMatchObject({ seenEnough: false, from: 66 }); // 25 samples left: too short to stop
+    expect(seenEnough(x)).toMatchObject({ seenEnough: true, from: 1, samples: 90 });
+    // A real warm-up is kept: 30 samples 40 % high are 10+ standard errors away.
+    const level = warmup(3, 200, 500, (i) => (i < 30 ? 0.4 : 0));
+    expect(significantTruncation(level, 200, 30, "ar1", TRUNCATION_Z)).toBe(30);
   });
 
   it("a warm-up the precision-only rule stops inside is dropped: the mean is the steady level", () => {
     // Decay from +30 % with time constant 40, noise 8 % (the bench's): "off" stops inside the decay.
-    const x = warmup(4, 400, 1000, (i) => 0.3 * Math.exp(-i / 40), 0.08);
+    const x = warmup(4, 600, 1000, (i) => 0.3 * Math.exp(-i / 40), 0.08);
     let offAt = 0;
     const opts = { accuracy: 0.05 };
     for (let n = 30; n <= x.length && offAt === 0; n++) {

@@ -2,10 +2,12 @@
 """Fills in the expected answers of tests/vectors/seen_enough.json from the documented rule.
 
 Both variants of docs/functions/SEEN_ENOUGH.md: transient "off" (the precision rule below) and
-"detect" (the default: MSER-5 truncation, a minimum steady-state window of max(90, min_samples), the
-least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the retained window; a pass at n
-also needs a pass, by the same steps, on the first n - ceil(n/10) samples when that is at least the
-minimum window). The detect
+"detect" (the default: MSER-5 truncation kept only when the dropped samples' mean differs from the
+kept samples' mean by more than 2 long-run standard errors, a minimum steady-state window of
+max(90, min_samples), the least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the
+retained window; a pass at n also needs the first n - j*ceil(n/10) samples, j = 1, 2, to look steady:
+the same start, the trend only when the retained part is at least the minimum window, and
+h + 2|m' - m2'|/|m'| <= accuracy with the h judged at n). The detect
 part uses numpy for the batch means and regression and recomputes every candidate truncation from
 scratch (no running sums), unlike both implementations under test.
 
@@ -38,6 +40,8 @@ MSER_BATCH = 5
 TREND_T_LIMIT = 1.5
 DRIFT_WEIGHT = 2.0
 RECHECK_FRACTION = 0.1
+RECHECK_POINTS = 2
+TRUNCATION_Z = 2.0
 
 
 class Invalid(Exception):
@@ -125,15 +129,66 @@ def trend_t(y, method):
     return 0.0 if abs(slope) < 1e-14 else math.copysign(math.inf, slope)
 
 
+def long_run_factor(y, method):
+    """k^2: 1 (iid), 4 (ivy), or (1 + rho)/(1 - rho) from y's lag-1 autocorrelation, bias-corrected."""
+    if method == "iid":
+        return 1.0
+    if method == "ivy":
+        return 4.0
+    r = lag1_autocorrelation(y)
+    rho = min(max(r + (1 + 4 * r) / len(y), 0.0), AR1_MAX_RHO)
+    return (1 + rho) / (1 - rho)
+
+
+def steady_start(y, method):
+    """MSER-5's truncation, kept only if the dropped and kept means differ by > 2 standard errors."""
+    d = mser5(y)
+    if d == 0:
+        return 0
+    kept = y[d:]
+    m_kept = math.fsum(kept) / len(kept)
+    var = math.fsum((v - m_kept) ** 2 for v in kept) / (len(kept) - 1)
+    se = math.sqrt(long_run_factor(kept, method) * var * (1 / d + 1 / len(kept)))
+    gap = abs(math.fsum(y[:d]) / d - m_kept)
+    if abs(gap - TRUNCATION_Z * se) <= 1e-6 * TRUNCATION_Z * se:
+        raise RuntimeError(f"knife-edge truncation test: gap {gap}, {TRUNCATION_Z} SE = {TRUNCATION_Z * se}")
+    return d if gap > TRUNCATION_Z * se else 0
+
+
+def looked_steady(y, h, accuracy, min_samples, method):
+    """One look-back point: the start as in step 2, the trend if the retained part is long enough,
+    and the drift allowance added to the h judged now."""
+    end = len(y)
+    d = steady_start(y, method)
+    if 2 * d > end:
+        return False
+    w = y[d:]
+    if len(w) >= max(STEADY_MIN_WINDOW, min_samples):
+        t = trend_t(w, method)
+        if abs(abs(t) - TREND_T_LIMIT) <= 1e-6:
+            raise RuntimeError(f"knife-edge look-back trend t = {t}")
+        if abs(t) > TREND_T_LIMIT:
+            return False
+    m = math.fsum(w) / len(w)
+    if m == 0:
+        return False
+    half = len(w) // 2
+    total = h + DRIFT_WEIGHT * abs(m - math.fsum(w[len(w) - half:]) / half) / abs(m)
+    if abs(total - accuracy) <= 1e-6 * accuracy:
+        raise RuntimeError(f"knife-edge look back: h + drift = {total}, accuracy {accuracy}")
+    return total <= accuracy
+
+
 def detect_rule(samples, accuracy, confidence, min_samples, method):
     y, scale = scaled(samples)
     answer = detect_steps(y, scale, accuracy, confidence, min_samples, method)
+    if not answer["seen_enough"]:
+        return answer
     n = len(y)
-    earlier = n - math.ceil(n * RECHECK_FRACTION)
-    if answer["seen_enough"] and earlier >= max(STEADY_MIN_WINDOW, min_samples):
-        before = detect_steps(y[:earlier], scale, accuracy, confidence, min_samples, method)
-        if not before["seen_enough"]:
-            answer = dict(answer, seen_enough=False)
+    step = math.ceil(n * RECHECK_FRACTION)
+    for j in range(1, RECHECK_POINTS + 1):
+        if not looked_steady(y[: n - j * step], answer["achieved"], accuracy, min_samples, method):
+            return dict(answer, seen_enough=False)
     return answer
 
 
@@ -157,7 +212,7 @@ def detect_steps(y, scale, accuracy, confidence, min_samples, method):
 
     if n < window_min:
         return answer(False, 0)
-    d = mser5(y)
+    d = steady_start(y, method)
     if 2 * d > n or n - d < window_min:
         return answer(False, d)
     t = trend_t(y[d:], method)

@@ -218,6 +218,20 @@ add(
   "ar1",
 );
 
+// The look back and the significance test on MSER-5's truncation: one drifting series (+8 % falling
+// to the level over 150 samples, noise 8 %) cut at several lengths, judged at ±2 % (some cuts pass
+// steps 1–4 but not an earlier point); steady noise cut at 90 samples, where MSER-5 often finds a
+// truncation that is not significant.
+const drift8 = ar1("drift8c", 160, 0, 0.3, 80).map((e, i) =>
+  round4(1000 * (1 + (i < 150 ? 0.08 * (1 - i / 150) : 0)) + e),
+);
+for (const n of [90, 93, 96, 99, 105, 110, 115, 120, 125, 130, 135, 140, 150, 160]) {
+  add(`drift +8 % over 150, cut at ${n}, ar1, 2%`, drift8.slice(0, n), "ar1", 0.02);
+}
+for (const seed of [1, 2, 3, 4, 5, 6]) {
+  add(`steady noise 8 %, 90 samples, seed ${seed}, ar1`, ar1(`steady90|${seed}`, 90, 1000, 0.3, 80), "ar1");
+}
+
 // Inputs only; expect-seen-enough.py adds "expected" to every case.
 const out = cases;
 
