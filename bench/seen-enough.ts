@@ -391,6 +391,7 @@ const CANDIDATES: Rule[] = [
   detectRule("default with one look-back point", { ...STEADY_STATE_TUNING, recheckPoints: 1 }),
   detectRule("default with W 60", { ...STEADY_STATE_TUNING, minWindow: 60 }),
   detectRule("default with W 120", { ...STEADY_STATE_TUNING, minWindow: 120 }),
+  detectRule("default with W 200", { ...STEADY_STATE_TUNING, minWindow: 200 }),
 ];
 
 const TODAY_RULE: Rule = {

@@ -5,11 +5,15 @@
 //! its rule (the options module only holds one).
 //!
 //! Default, transient [`Transient::Detect`]: W = max(90, min_samples) is the shortest steady-state
-//! window; MSER-5 ([`mser_truncation`]) finds how many leading samples D are warm-up; with 2D > n
-//! or fewer than W samples left, not seen enough (run longer); else the retained window y must have
-//! no trend (least-squares slope over its AR(1)-corrected standard error, |t| ≤ 1.5, [`trend_t`])
-//! and meet h + 2·|m − m₂|/|m| ≤ accuracy (m its mean, m₂ the mean of its second half). The answer
-//! is the retained window, from D + 1. See `docs/seen-enough.md` for why.
+//! window; MSER-5 ([`mser_truncation`]) proposes how many leading samples D are warm-up, kept only
+//! when their mean differs from the rest's by more than 2 long-run standard errors
+//! ([`significant_truncation`]); with 2D > n or fewer than W samples left, not seen enough (run
+//! longer); else the retained window y must have no trend (least-squares slope over its
+//! AR(1)-corrected standard error, |t| ≤ 1.5, [`trend_t`]) and meet h + 2·|m − m₂|/|m| ≤ accuracy
+//! (m its mean, m₂ the mean of its second half); and the first n − ⌈n/10⌉ and n − 2⌈n/10⌉ samples
+//! must have looked steady too (the same start, the trend where at least W samples are retained, the
+//! drift allowance added to today's h). The answer is the retained window, from D + 1. See
+//! `docs/seen-enough.md` for why.
 //!
 //! [`Transient::Off`]: candidate windows all end at the last sample and are tried shortest first,
 //! lengths `Lmin ..= n` with `Lmin = max(2, min_samples)` for `iid`/`ivy` and `max(30, min_samples)`

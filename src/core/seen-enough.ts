@@ -655,15 +655,20 @@ export function steadyStateRule(
  * docs/seen-enough.md:
  * 1. W = max(90, minSamples) is the shortest steady-state window. With fewer than W samples the answer
  *    is FALSE for the whole series.
- * 2. Where steady state begins: MSER-5 ({@link mserTruncation}) drops d leading samples. If d > n/2
- *    or fewer than W samples remain, FALSE (run longer) for the window from d + 1.
+ * 2. Where steady state begins: MSER-5 ({@link mserTruncation}) proposes d leading samples to drop,
+ *    kept only when their mean differs from the rest's by more than 2 long-run standard errors
+ *    ({@link significantTruncation}), else d = 0. If d > n/2 or fewer than W samples remain, FALSE
+ *    (run longer) for the window from d + 1.
  * 3. No trend: the least-squares slope of the retained window over its standard error,
  *    |t| ≤ 1.5 ({@link trendT}).
  * 4. Precision with a drift allowance: h + 2·|m − m₂|/|m| ≤ accuracy, h the retained window's relative
  *    half-width (below; ρ̂ from the retained window), m its mean, m₂ the mean of its last ⌊L/2⌋ samples
  *    (for a linear drift, 2·|m − m₂| is how far m lags the latest level).
- * 5. Look back: when 1–4 pass at n and n′ = n − ⌈n/10⌉ ≥ W, 1–4 must also pass on the first n′ samples
- *    ({@link RECHECK_FRACTION}); otherwise FALSE with the window of step 4.
+ * 5. Look back: when 1–4 pass at n, the first n′ samples must also have looked steady, for
+ *    n′ = n − ⌈n/10⌉ and n − 2⌈n/10⌉ ({@link RECHECK_FRACTION}, {@link RECHECK_POINTS}): their start d′
+ *    by step 2 with d′ ≤ n′/2; |t| ≤ 1.5 on their retained window when it has at least W samples (a
+ *    shorter one cannot tell a trend from noise); and h + 2·|m′ − m₂′|/|m′| ≤ accuracy with step 4's
+ *    h. Otherwise FALSE with the window of step 4.
  * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3, 4 and 5 hold.
  *
  * With `transient: "off"`: candidate windows all end at the last sample, tried shortest first, with
