@@ -391,6 +391,12 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
     });
   }
 
+  /** A drift of +8 % falling to the level (1000) over 150 samples, noise 8 %: judged at ±2 %. */
+  const drift8 = (seed: number, n: number): number[] =>
+    warmup(seed, n, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
+  const at2pct = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
+  const stepsOnly = (x: number[]) => steadyStateRule(x, 1, at2pct, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
+
   it("a constant series passes with h = 0 once it is 90 samples long, and not before", () => {
     expect(seenEnough(Array(100).fill(1234.5))).toEqual({
       seenEnough: true,
@@ -437,15 +443,12 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
   it("a pass that did not hold a tenth of the run earlier is not yet a stop (the look back)", () => {
     // A drift of +8 % falling to the level over 150 samples, noise 8 %: at 106 samples the noise hides
     // the drift and steps 1–4 alone would stop 7 % above the level at ±2 %; at 106 − 11 they did not pass.
-    const x = warmup(9, 300, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
-    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
+    const x = drift8(9, 300);
     const at106 = x.slice(0, 106);
-    const noLookBack = steadyStateRule(at106, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
+    const noLookBack = stepsOnly(at106);
     expect(noLookBack.seenEnough).toBe(true);
     expect(Math.abs(noLookBack.mean / 1000 - 1)).toBeGreaterThan(0.05);
-    expect(steadyStateRule(x.slice(0, 95), 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 }).seenEnough).toBe(
-      false,
-    );
+    expect(stepsOnly(x.slice(0, 95)).seenEnough).toBe(false);
     const r = seenEnough(at106, { accuracy: 0.02 });
     expect(r).toMatchObject({ seenEnough: false, from: noLookBack.from, samples: noLookBack.samples });
     expect(r.mean).toBe(noLookBack.mean);
@@ -454,20 +457,16 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
   it("the look back is asked below the 90-sample floor too, where it judges the drift allowance but not the trend", () => {
     // Seed 32 of the same drift: at 90 samples steps 1–4 pass 5 % above the level (±2 % asked); the
     // first 81 samples do not look steady, so there is no stop.
-    const x = warmup(32, 300, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
-    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
-    const at90 = x.slice(0, 90);
-    const stepsOnly = steadyStateRule(at90, 1, opts, { ...STEADY_STATE_TUNING, recheckFraction: 0 });
-    expect(stepsOnly.seenEnough).toBe(true);
-    expect(Math.abs(stepsOnly.mean / 1000 - 1)).toBeGreaterThan(0.02);
-    expect(seenEnough(at90, { accuracy: 0.02 })).toMatchObject({ seenEnough: false, from: stepsOnly.from });
+    const at90 = drift8(32, 300).slice(0, 90);
+    const steps = stepsOnly(at90);
+    expect(steps.seenEnough).toBe(true);
+    expect(Math.abs(steps.mean / 1000 - 1)).toBeGreaterThan(0.02);
+    expect(seenEnough(at90, { accuracy: 0.02 })).toMatchObject({ seenEnough: false, from: steps.from });
   });
 
   it("the second look-back point (n − 2⌈n/10⌉) refuses a stop the first one allows", () => {
-    const x = warmup(36, 400, 1000, (i) => (i < 150 ? 0.08 * (1 - i / 150) : 0), 0.08);
-    const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: 0.02 };
-    const at129 = x.slice(0, 129);
-    const onePoint = steadyStateRule(at129, 1, opts, { ...STEADY_STATE_TUNING, recheckPoints: 1 });
+    const at129 = drift8(36, 400).slice(0, 129);
+    const onePoint = steadyStateRule(at129, 1, at2pct, { ...STEADY_STATE_TUNING, recheckPoints: 1 });
     expect(onePoint.seenEnough).toBe(true);
     expect(Math.abs(onePoint.mean / 1000 - 1)).toBeGreaterThan(0.02); // inside the drift
     expect(seenEnough(at129, { accuracy: 0.02 }).seenEnough).toBe(false);
