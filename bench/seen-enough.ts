@@ -30,8 +30,9 @@
  *
  * Options: --reps N (default 200), --quick (fewer classes, for development), --candidates (compare
  * candidate rules on the acceptance classes instead; --only TEXT keeps the candidates whose label
- * contains TEXT), --write (replace the seen-enough section of
- * docs/benchmarks.md; with --candidates, print only).
+ * contains TEXT), --class TEXT (the main table for the classes whose label contains TEXT only, every
+ * ρ and accuracy, no frontier: to re-run a few cells with more --reps), --write (replace the
+ * seen-enough section of docs/benchmarks.md; not with --candidates or --class).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
@@ -585,10 +586,14 @@ function main(): void {
     );
   } else {
     const rules = [DEFAULT_RULE, TODAY_RULE, ...FIO_RULES];
-    const accept = CLASSES.filter((c) => c.group === "accept");
+    const classArg = args.indexOf("--class");
+    const onlyClass = classArg >= 0 ? args[classArg + 1] : undefined;
+    const accept = CLASSES.filter((c) =>
+      onlyClass === undefined ? c.group === "accept" : c.label.includes(onlyClass),
+    );
     lines.push("### Transients the default is meant to see", "");
     table(rules, accept, quick ? [0, 0.3, 0.6] : RHOS, ACCURACIES, reps, lines);
-    if (!quick) {
+    if (!quick && onlyClass === undefined) {
       lines.push("", "### The frontier: slower transients, and longer minimum windows (min_samples)", "");
       const frontier = [
         DEFAULT_RULE,
@@ -601,7 +606,7 @@ function main(): void {
   }
   const seconds = ((Date.now() - t0) / 1000).toFixed(0);
   console.log(`\n${seconds} s`);
-  if (write && !args.includes("--candidates")) {
+  if (write && !args.includes("--candidates") && !args.includes("--class")) {
     const section = [
       "<!-- BEGIN seen-enough -->",
       "## SEEN_ENOUGH stopping rule with warm-up transients (Monte Carlo)",
