@@ -375,15 +375,7 @@ pub fn significant_truncation(x: &[f64], d: usize, method: SeenEnoughMethod, z: 
     let dropped_mean = x[..d].iter().sum::<f64>() / d as f64;
     let kept_mean = kept.iter().sum::<f64>() / len;
     let ss: f64 = kept.iter().map(|v| (v - kept_mean) * (v - kept_mean)).sum();
-    let c2 = match method {
-        SeenEnoughMethod::Iid => 1.0,
-        SeenEnoughMethod::Ivy => 4.0,
-        SeenEnoughMethod::Ar1 => {
-            let r = lag1_autocorrelation(kept);
-            let rho = (r + (1.0 + 4.0 * r) / len).clamp(0.0, AR1_MAX_RHO);
-            (1.0 + rho) / (1.0 - rho)
-        }
-    };
+    let c2 = long_run_factor(method, len, || lag1_autocorrelation(kept));
     let se = (c2 * ss / (len - 1.0) * (1.0 / d as f64 + 1.0 / len)).sqrt();
     if (dropped_mean - kept_mean).abs() > z * se {
         d
@@ -395,6 +387,32 @@ pub fn significant_truncation(x: &[f64], d: usize, method: SeenEnoughMethod, z: 
 /// Where `Detect` judges steady state to begin in `x`: MSER-5, kept if significant.
 fn steady_start(x: &[f64], method: SeenEnoughMethod) -> usize {
     significant_truncation(x, mser_truncation(x), method, STEADY_TRUNCATION_Z)
+}
+
+/// Long-run variance factor c² of a window's noise for the trend and truncation tests: 1 (`iid`),
+/// 4 (`ivy`), (1 + ρ)/(1 − ρ) (`ar1`, ρ = clip(r + (1 + 4r)/L, 0, 0.95) from the lag-1
+/// autocorrelation r, which `lag1` computes only for `ar1`).
+fn long_run_factor(method: SeenEnoughMethod, len: f64, lag1: impl FnOnce() -> f64) -> f64 {
+    match method {
+        SeenEnoughMethod::Iid => 1.0,
+        SeenEnoughMethod::Ivy => 4.0,
+        SeenEnoughMethod::Ar1 => {
+            let r = lag1();
+            let rho = (r + (1.0 + 4.0 * r) / len).clamp(0.0, AR1_MAX_RHO);
+            (1.0 + rho) / (1.0 - rho)
+        }
+    }
+}
+
+/// The drift allowance 2·|m − m₂|/|m| of window `w` with mean m (≠ 0), m₂ the mean of its last
+/// ⌊L/2⌋ samples; 0 for one sample.
+fn drift_allowance(w: &[f64], mean: f64) -> f64 {
+    let half = w.len() / 2;
+    if half == 0 {
+        return 0.0;
+    }
+    let m2 = w[w.len() - half..].iter().sum::<f64>() / half as f64;
+    STEADY_DRIFT_WEIGHT * (mean - m2).abs() / mean.abs()
 }
 
 /// Trend statistic of `y` (length ≥ 3): least-squares slope b on the index over its standard error,
@@ -417,15 +435,7 @@ pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
         }
         prev = e;
     }
-    let k2 = match method {
-        SeenEnoughMethod::Iid => 1.0,
-        SeenEnoughMethod::Ivy => 4.0,
-        SeenEnoughMethod::Ar1 => {
-            let r = if sse > 0.0 { lag / sse } else { 0.0 };
-            let rho = (r + (1.0 + 4.0 * r) / len).clamp(0.0, AR1_MAX_RHO);
-            (1.0 + rho) / (1.0 - rho)
-        }
-    };
+    let k2 = long_run_factor(method, len, || if sse > 0.0 { lag / sse } else { 0.0 });
     let se = (k2 * sse / (len - 2.0) / sxx).sqrt();
     if se > 0.0 {
         b / se
@@ -473,12 +483,7 @@ fn looked_steady(x: &[f64], h: f64, accuracy: f64, window_min: usize, method: Se
         return false;
     }
     let mean = w.iter().sum::<f64>() / w.len() as f64;
-    if mean == 0.0 {
-        return false;
-    }
-    let half = w.len() / 2;
-    let m2 = w[w.len() - half..].iter().sum::<f64>() / half as f64;
-    h + STEADY_DRIFT_WEIGHT * (mean - m2).abs() / mean.abs() <= accuracy
+    mean != 0.0 && h + drift_allowance(w, mean) <= accuracy
 }
 
 /// Steps 1–4 of the `Detect` rule (the look back is `steady_state_rule`'s).
@@ -498,15 +503,8 @@ fn steady_state_steps(
         if h.is_infinite() {
             return Err(invalid("samples", "the steady-state window's mean is 0, so no relative accuracy exists"));
         }
-        let half = w.len() / 2;
-        let drift = if half >= 1 {
-            let m2 = w[w.len() - half..].iter().sum::<f64>() / half as f64;
-            STEADY_DRIFT_WEIGHT * (mean - m2).abs() / mean.abs()
-        } else {
-            0.0
-        };
         Ok(SeenEnough {
-            seen_enough: passed && h + drift <= accuracy,
+            seen_enough: passed && h + drift_allowance(w, mean) <= accuracy,
             from: d + 1,
             samples: w.len(),
             mean,

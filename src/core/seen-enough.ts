@@ -458,6 +458,32 @@ export function mserTruncation(x: readonly number[], start: number, end: number)
 }
 
 /**
+ * Long-run variance factor k² of a window's noise, as the trend and truncation tests use it: 1
+ * ("iid"), 4 ("ivy"), (1 + ρ)/(1 − ρ) ("ar1", ρ = clip(r + (1 + 4r)/L, 0, 0.95): the lag-1
+ * autocorrelation r bias-corrected as in {@link ar1Rho}, without the upper-bound term, since these
+ * tests want power). `lag1` is called only for "ar1".
+ */
+function longRunFactor(method: SeenEnoughMethod, length: number, lag1: () => number): number {
+  if (method === "ivy") return 4;
+  if (method !== "ar1") return 1;
+  const r = lag1();
+  const rho = Math.min(AR1_MAX_RHO, Math.max(0, r + (1 + 4 * r) / length));
+  return (1 + rho) / (1 - rho);
+}
+
+/**
+ * The drift allowance β·|m − m₂|/|m| of the window x[d … end−1] whose mean m is given (≠ 0), m₂ the
+ * mean of its last ⌊L/2⌋ samples; 0 for a window of one sample.
+ */
+function driftAllowance(x: readonly number[], d: number, end: number, mean: number, weight: number): number {
+  const half = Math.floor((end - d) / 2);
+  if (half < 1) return 0;
+  let sum2 = 0;
+  for (let i = end - half; i < end; i++) sum2 += x[i];
+  return (weight * Math.abs(mean - sum2 / half)) / Math.abs(mean);
+}
+
+/**
  * Trend statistic of the window x[start … end−1]: the least-squares slope b of x on its index over
  * its standard error, t = b / SE(b), with SE(b)² = k² · s_e² · 12 / (L(L² − 1)), s_e² the residual
  * variance (divisor L − 2) and k² the long-run variance factor of the residuals: 1 ("iid"), 4 ("ivy"),
@@ -493,13 +519,7 @@ export function trendT(x: readonly number[], start: number, end: number, method:
     if (i > start) lag += prev * e;
     prev = e;
   }
-  let k2 = 1;
-  if (method === "ivy") k2 = 4;
-  else if (method === "ar1") {
-    const r = sse > 0 ? lag / sse : 0;
-    const rho = Math.min(AR1_MAX_RHO, Math.max(0, r + (1 + 4 * r) / length));
-    k2 = (1 + rho) / (1 - rho);
-  }
+  const k2 = longRunFactor(method, length, () => (sse > 0 ? lag / sse : 0));
   const se = Math.sqrt((k2 * sse) / (length - 2) / sxx);
   if (se > 0) return b / se;
   return b === 0 ? 0 : b > 0 ? Infinity : -Infinity;
@@ -541,13 +561,7 @@ export function significantTruncation(
   const keptMean = kept / length;
   let ss = 0;
   for (let i = d; i < end; i++) ss += (x[i] - keptMean) ** 2;
-  let k2 = 1;
-  if (method === "ivy") k2 = 4;
-  else if (method === "ar1") {
-    const r = lag1Autocorrelation(x, d, end);
-    const rho = Math.min(AR1_MAX_RHO, Math.max(0, r + (1 + 4 * r) / length));
-    k2 = (1 + rho) / (1 - rho);
-  }
+  const k2 = longRunFactor(method, length, () => lag1Autocorrelation(x, d, end));
   const se = Math.sqrt(((k2 * ss) / (length - 1)) * (1 / d + 1 / length));
   return Math.abs(dropped / d - keptMean) > z * se ? d : 0;
 }
@@ -580,10 +594,7 @@ function lookedSteady(
   for (let i = d; i < end; i++) sum += x[i];
   const mean = sum / length;
   if (mean === 0) return false;
-  const half = Math.floor(length / 2);
-  let sum2 = 0;
-  for (let i = end - half; i < end; i++) sum2 += x[i];
-  return h + (tuning.driftWeight * Math.abs(mean - sum2 / half)) / Math.abs(mean) <= opts.accuracy;
+  return h + driftAllowance(x, d, end, mean, tuning.driftWeight) <= opts.accuracy;
 }
 
 /** How the "detect" rule judged a series (the bench reports why runs did not stop). */
@@ -614,15 +625,8 @@ export function steadyStateRule(
     if (h === Infinity) {
       throw new DomainError("samples", "the steady-state window's mean is 0, so no relative accuracy exists", "div0");
     }
-    const half = Math.floor((n - d) / 2);
-    let drift = 0;
-    if (half >= 1) {
-      let sum2 = 0;
-      for (let i = n - half; i < n; i++) sum2 += x[i];
-      drift = (tuning.driftWeight * Math.abs(mean - sum2 / half)) / Math.abs(mean);
-    }
     return {
-      seenEnough: seen && h + drift <= accuracy,
+      seenEnough: seen && h + driftAllowance(x, d, n, mean, tuning.driftWeight) <= accuracy,
       from: d + 1,
       samples: n - d,
       mean: mean * scale,
