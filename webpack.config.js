@@ -121,9 +121,9 @@ module.exports = async (env, options) => {
           { from: "assets/*.png", to: "assets/[name][ext]" },
           { from: "src/taskpane/taskpane.css", to: "taskpane.css" },
           // The first-run sample: two protocols drawn from a documented model (its README, generator beside it).
-          { from: "tests/analysis/fixtures/lab-sample/subintervals.csv", to: "samples/lab-sample-subintervals.csv" },
-          { from: "tests/analysis/fixtures/lab-sample/summary.csv", to: "samples/lab-sample-summary.csv" },
-          { from: "tests/analysis/fixtures/lab-sample/README.md", to: "samples/README.md" },
+          { from: "tests/lab/fixtures/lab-sample/subintervals.csv", to: "samples/lab-sample-subintervals.csv" },
+          { from: "tests/lab/fixtures/lab-sample/summary.csv", to: "samples/lab-sample-summary.csv" },
+          { from: "tests/lab/fixtures/lab-sample/README.md", to: "samples/README.md" },
           {
             from: "manifest.xml",
             to: "manifest.xml",

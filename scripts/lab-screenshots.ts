@@ -1,7 +1,7 @@
 /**
  * The LibreOffice screenshots of the analysis sheets in docs/analysis.md: the Model sheet, its
- * charts and the What-if sheet of the first-run sample (tests/analysis/fixtures/lab-sample), the
- * Summary of the 4-step run (tests/analysis/fixtures/issue-4step), each rendered to .xlsx as
+ * charts and the What-if sheet of the first-run sample (tests/lab/fixtures/lab-sample), the
+ * Summary of the 4-step run (tests/lab/fixtures/issue-4step), each rendered to .xlsx as
  * `caplab report` does (tables by `renderXlsx`, native charts by `addNativeCharts`), printed by
  * LibreOffice to PDF (landscape A3, 55–70 %) and cropped by pdftoppm. A chart shot prints only the
  * rows of the sheet's charts (a print area below its tables).
@@ -16,8 +16,8 @@ import * as os from "os";
 import * as path from "path";
 import ExcelJS from "exceljs";
 import { readLabText } from "../src/import/detect";
-import { buildLabPlan } from "../src/analysis/lab-plan";
-import { rowBelow, rowBelowTable } from "../src/analysis/plan";
+import { buildLabPlan } from "../src/lab/lab-plan";
+import { rowBelow, rowBelowTable } from "../src/workbook/plan";
 import { renderXlsx } from "../src/report/xlsx";
 import { addNativeCharts } from "../src/report/xlsx-charts";
 

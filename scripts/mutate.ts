@@ -105,10 +105,10 @@ export const MUTATIONS: Mutation[] = [
   {
     id: "quote-sheet",
     what: "plan: a sheet name with an apostrophe quoted without doubling it (a broken formula)",
-    file: "src/analysis/plan.ts",
+    file: "src/workbook/plan.ts",
     search: "return `'${name.replace(/'/g, \"''\")}'`;",
     replace: "return `'${name}'`;",
-    tests: ["tests/analysis/plan.test.ts"],
+    tests: ["tests/workbook/plan.test.ts"],
   },
   {
     id: "xml-filter",

@@ -2,7 +2,7 @@
  * DOE_FIT's table layout: a {@link DoeFitResult} as the rows the worksheet function spills, in
  * the shape of R's `summary(lm(...))` coefficient table followed by its summary lines. One layout
  * for the worksheet wrapper (`src/functions/functions.ts`, which turns a missing value into `#N/A`)
- * and the lab analysis (`src/analysis/lab-fit.ts`, which writes the same table beside the live
+ * and the lab analysis (`src/lab/fit.ts`, which writes the same table beside the live
  * formula), so the two cannot drift.
  */
 import type { DoeFitResult } from "./doe-fit";

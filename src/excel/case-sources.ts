@@ -1,7 +1,7 @@
 /**
  * Figures a business case can take from an analysis already in the workbook, by reference: the
  * fitted marginal CPU cost per IO of each protocol/option level (table `CpuFit` on the Model sheet
- * the lab import writes, `src/analysis/lab-model.ts`), offered with its 95 % interval in the label.
+ * the lab import writes, `src/lab/model.ts`), offered with its 95 % interval in the label.
  * The case sheet then holds `='Model'!$F$3/1000` (the cell in CPU-milliseconds per IO, the case in
  * seconds), never a copied number, so re-importing or editing the analysis flows into the case.
  *
@@ -13,8 +13,8 @@
  * pure (tables as read → choices); {@link readCpuCostChoices} and {@link readCellValues} are the
  * Office.js side.
  */
-import { cpuFitTableLayout } from "../analysis/lab-model";
-import { cellA1, parseReference } from "../analysis/plan";
+import { cpuFitTableLayout } from "../lab/model";
+import { cellA1, parseReference } from "../workbook/plan";
 
 /** An Excel table as read: its name, sheet, top-left cell (0-based, the header row) and values (header first). */
 export interface ReadTable {

@@ -36,7 +36,7 @@ import {
   WorkbookPlan,
   tableCell,
   tableRowCount,
-} from "../analysis/plan";
+} from "../workbook/plan";
 import {
   MAX_BLOCK_ROWS,
   MAX_REQUEST_BYTES,

@@ -14,7 +14,7 @@
  *
  * All `Excel.run` calls of the feature are here; the logic is in `src/sharing/` (pure: `freeze.ts`, `evaluate.ts`, `export.ts`).
  */
-import { parseCell } from "../analysis/plan";
+import { parseCell } from "../workbook/plan";
 import { applyFreeze, formulaOf, FrozenCell, hasCaplabFormula, planFreeze, SheetSnapshot } from "../sharing/freeze";
 import type { ExportChart, ExportSheet } from "../sharing/export";
 

@@ -19,7 +19,7 @@
  * "@" text cell in a General column). A cell-by-cell format array was about half of each request:
  * a million-row import took twice the round trips.
  */
-import { CellValue, ColumnPlan, TablePlan, tableCell, tableRowCount } from "../analysis/plan";
+import { CellValue, ColumnPlan, TablePlan, tableCell, tableRowCount } from "../workbook/plan";
 
 /** Largest serialized payload per sync we aim for (Excel on the web refuses 5 MB; 10 % spare). */
 export const MAX_REQUEST_BYTES = 4_500_000;

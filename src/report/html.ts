@@ -18,8 +18,8 @@
  */
 import { createHash } from "crypto";
 import { readFileSync } from "fs";
-import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
-import { cellNumFmt, rangeA1, tableRow, tableRowCount } from "../analysis/plan";
+import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../workbook/plan";
+import { cellNumFmt, rangeA1, tableRow, tableRowCount } from "../workbook/plan";
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {

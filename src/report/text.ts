@@ -2,7 +2,7 @@
  * Text renderer: a plan's table as aligned plain text for a terminal (`caplab lab` prints the
  * Steps table with it). Numbers use the column's number format, as the HTML report shows them.
  */
-import { cellResult, tableRow, tableRowCount, type TablePlan } from "../analysis/plan";
+import { cellResult, tableRow, tableRowCount, type TablePlan } from "../workbook/plan";
 import { formatNumber } from "./html";
 
 type Shown = ReturnType<typeof cellResult>;

@@ -24,7 +24,7 @@ import {
   SheetPlan,
   tableRowCount,
   WorkbookPlan,
-} from "../analysis/plan";
+} from "../workbook/plan";
 import { xmlEscape, xmlText } from "./xml-text";
 
 const NS_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships";

@@ -29,7 +29,7 @@ import {
   tableCell,
   tableRowCount,
   WorkbookPlan,
-} from "../analysis/plan";
+} from "../workbook/plan";
 import { xmlEscape } from "./xml-text";
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';

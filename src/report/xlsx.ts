@@ -31,7 +31,7 @@ import {
   tableRow,
   tableRowCount,
   WorkbookPlan,
-} from "../analysis/plan";
+} from "../workbook/plan";
 import { addNativeCharts } from "./xlsx-charts";
 import { xlsxStream } from "./xlsx-stream";
 import { cellText, planXmlText } from "./xml-text";

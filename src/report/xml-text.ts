@@ -12,7 +12,7 @@
  *
  * Browser-safe (the pane's values-only export uses it too).
  */
-import type { CellValue, ChartPlan, SheetPlan, TablePlan, WorkbookPlan } from "../analysis/plan";
+import type { CellValue, ChartPlan, SheetPlan, TablePlan, WorkbookPlan } from "../workbook/plan";
 
 const ILLEGAL =
   // eslint-disable-next-line no-control-regex

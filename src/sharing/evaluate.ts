@@ -27,7 +27,7 @@ import {
   Value,
 } from "../formula";
 import { runtimeFunctions, WorksheetFunctions } from "./functions";
-import { cellA1, parseReference, rangeA1, Reference } from "../analysis/plan";
+import { cellA1, parseReference, rangeA1, Reference } from "../workbook/plan";
 
 export { isErrorValue } from "../formula";
 export type { ErrorValue, Scalar, Value } from "../formula";

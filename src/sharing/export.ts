@@ -18,7 +18,7 @@
  */
 import ExcelJS from "exceljs";
 import { tokenize } from "@borgar/fx";
-import { addressA1, cellA1, CellPosition, parseReference, quoteSheet, splitSheet } from "../analysis/plan";
+import { addressA1, cellA1, CellPosition, parseReference, quoteSheet, splitSheet } from "../workbook/plan";
 import { formulaOf, hasCaplabFormula, SheetSnapshot } from "./freeze";
 import { isErrorValue } from "./evaluate";
 import { barChartXml, insertCharts, scatterChartXml } from "../report/xlsx-charts";

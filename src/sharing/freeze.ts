@@ -18,7 +18,7 @@
  */
 import { tokenize } from "@borgar/fx";
 import { FormulaEvaluator, isErrorValue, Scalar, Unsupported, Value } from "./evaluate";
-import { addressA1, CellAddress, cellA1, parseCell, parseReference, quoteSheet, Reference } from "../analysis/plan";
+import { addressA1, CellAddress, cellA1, parseCell, parseReference, quoteSheet, Reference } from "../workbook/plan";
 
 /** A sheet as Office.js reads it: the used range's position and its `formulas` and `values`. */
 export interface SheetSnapshot {

@@ -4,8 +4,8 @@
  * ("FC › Workload 1 › Arrival rate" rather than `options[1].workloads[0].arrivalRate`), and every
  * problem of a draft at once (the validator of `caplab case` stops at the first).
  */
-import { parseCaseInput } from "../analysis/case-input";
-import { buildCasePlan } from "../analysis/case-plan";
+import { parseCaseInput } from "../case/input";
+import { buildCasePlan } from "../case/case-plan";
 import { isDomainError } from "../core/errors";
 
 /** Seconds per time unit, for times typed with a unit. */

@@ -3,7 +3,7 @@
  * then the options side by side, each with its capex, yearly cost lines, workloads (arrival rate,
  * service time — typed, or a reference to an analysis's CPU cost per IO — and sizing rule with its
  * target) and server costs. The form edits a draft in the JSON format of `caplab case`
- * (docs/case.md), so the validator of `src/analysis/case-input.ts` checks it and its messages,
+ * (docs/case.md), so the validator of `src/case/input.ts` checks it and its messages,
  * which name the field by its path (`options[1].capex: must be an amount ≥ 0, got -5`), are shown
  * beside that field (`aria-invalid`, `aria-describedby`) and in a live summary.
  *
@@ -11,7 +11,7 @@
  */
 import { el } from "./dom";
 import { typedNumber } from "./case-check";
-import { referencedCells } from "../analysis/case-plan";
+import { referencedCells } from "../case/case-plan";
 import type { CpuCostChoice } from "../excel/case-sources";
 
 /** A case as edited: the JSON format of `caplab case`, with inputs possibly wrong or missing. */

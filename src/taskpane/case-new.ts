@@ -7,8 +7,8 @@
  * the case sheet through the Office.js renderer, with live CAPLAB formulas (MMC_STAFF,
  * MMC_METRICS, NPV_IT) when the add-in's functions are loaded in this runtime.
  */
-import { buildCasePlan, CasePlan } from "../analysis/case-plan";
-import { parseCaseInput } from "../analysis/case-input";
+import { buildCasePlan, CasePlan } from "../case/case-plan";
+import { parseCaseInput } from "../case/input";
 import { isDomainError } from "../core/errors";
 import { renderWorkbookPlan } from "../excel/render-plan";
 import { runtimeFunctions } from "../sharing/functions";

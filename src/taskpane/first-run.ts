@@ -1,6 +1,6 @@
 /**
  * First run: offers the bundled sample (two protocols drawn from a documented model with a CPU line,
- * background work and a visible knee, tests/analysis/fixtures/lab-sample, copied to dist/samples/ by
+ * background work and a visible knee, tests/lab/fixtures/lab-sample, copied to dist/samples/ by
  * webpack), imported in one click; skippable; "Import the sample again"
  * brings it back. The "seen" flag is kept in partitioned localStorage (Office.context.partitionKey).
  */

@@ -4,9 +4,9 @@
  * Cancel. Reading and analysis run in a Web Worker (read-worker.ts) with the CLI's readers and
  * plan builder; writing goes through src/excel/render-plan.ts.
  */
-import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../analysis/lab-plan";
-import { RESULT_METRICS } from "../analysis/lab-data";
-import type { WorkbookPlan } from "../analysis/plan";
+import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../lab/lab-plan";
+import { RESULT_METRICS } from "../lab/data";
+import type { WorkbookPlan } from "../workbook/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
 import { activateSheet } from "../excel/activate-sheet";
 import type { FilePreview } from "./lab-reading";

@@ -5,9 +5,9 @@
  */
 import { LabFileResult, readLabStream } from "../import/detect";
 import { formatProblem } from "../import/types";
-import { collectLabData } from "../analysis/lab-data";
-import { buildLabPlan } from "../analysis/lab-plan";
-import { MAX_CHART_POINTS, samplePoints, type WorkbookPlan } from "../analysis/plan";
+import { collectLabData } from "../lab/data";
+import { buildLabPlan } from "../lab/lab-plan";
+import { MAX_CHART_POINTS, samplePoints, type WorkbookPlan } from "../workbook/plan";
 
 /** Chunk size of File.slice reads (as `caplab report` reads 1 MiB chunks). */
 export const CHUNK_BYTES = 1 << 20;

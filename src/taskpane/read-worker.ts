@@ -7,7 +7,7 @@
  * the worker.
  */
 import type { LabFileResult } from "../import/detect";
-import type { WorkbookPlan } from "../analysis/plan";
+import type { WorkbookPlan } from "../workbook/plan";
 import { FilePreview, forTransfer, PlanChoice, planOf, previewOf, readLabBlob } from "./lab-reading";
 
 export type WorkerRequest =

@@ -7,8 +7,8 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
-import { TornadoRow } from "../../src/analysis/case-model";
+import { casePlanFromJson } from "../../src/case/case-plan";
+import { TornadoRow } from "../../src/case/model";
 import { irr, signChanges } from "../../src/core/irr";
 import { payback } from "../../src/core/payback";
 

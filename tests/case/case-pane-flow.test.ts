@@ -9,14 +9,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
+import { casePlanFromJson } from "../../src/case/case-plan";
 import { renderWorkbookPlan } from "../../src/excel/render-plan";
 import { exportForManagers } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/sharing/freeze";
 import { createFakeHost, installFakeHost } from "../excel/fake-excel";
 import * as wrappers from "../../src/functions/functions";
 import { parseA1, planCells } from "./sheet-eval";
-import { cellResult } from "../../src/analysis/plan";
+import { cellResult } from "../../src/workbook/plan";
 
 const EXAMPLE = path.join(__dirname, "..", "..", "examples", "nfs-vs-fc-70k-iops.json");
 

@@ -11,11 +11,11 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { buildCasePlan, casePlanFromJson, conclusion, money, percent } from "../../src/analysis/case-plan";
-import { parseCaseInput } from "../../src/analysis/case-input";
-import { computeCase } from "../../src/analysis/case-model";
+import { buildCasePlan, casePlanFromJson, conclusion, money, percent } from "../../src/case/case-plan";
+import { parseCaseInput } from "../../src/case/input";
+import { computeCase } from "../../src/case/model";
 import { isDomainError } from "../../src/core/errors";
-import { TablePlan } from "../../src/analysis/plan";
+import { TablePlan } from "../../src/workbook/plan";
 import { SheetGrid, parseA1 } from "./sheet-eval";
 
 const ROOT = path.join(__dirname, "..", "..");

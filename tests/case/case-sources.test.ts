@@ -7,14 +7,14 @@
 import * as fs from "fs";
 import * as path from "path";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { cellResult, columnIndex, columnLetter, TablePlan, tableRow, tableRowCount } from "../../src/analysis/plan";
-import { CPU_FIT_TABLE } from "../../src/analysis/lab-model";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { cellResult, columnIndex, columnLetter, TablePlan, tableRow, tableRowCount } from "../../src/workbook/plan";
+import { CPU_FIT_TABLE } from "../../src/lab/model";
 import { cpuCostChoices, readCellValues, readCpuCostChoices, ReadTable } from "../../src/excel/case-sources";
-import { parseCaseInput } from "../../src/analysis/case-input";
-import { computeCase } from "../../src/analysis/case-model";
+import { parseCaseInput } from "../../src/case/input";
+import { computeCase } from "../../src/case/model";
 import { createFakeHost, FakeSheet, installFakeHost } from "../excel/fake-excel";
-import { syntheticLab, TWO_PROTOCOLS } from "../analysis/fixtures/lab-model";
+import { syntheticLab, TWO_PROTOCOLS } from "../lab/fixtures/lab-model";
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -83,9 +83,7 @@ describe("cpuCostChoices", () => {
   });
 
   it("offers nothing when every step is saturated (the real 2×2 sample at ~100 % CPU)", () => {
-    const files = ["subintervals.csv", "summary.csv"].map((f) =>
-      path.join(ROOT, "tests/analysis/fixtures/iogen-real", f),
-    );
+    const files = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/lab/fixtures/iogen-real", f));
     const real = buildLabPlan(files.map((f) => readLabText(fs.readFileSync(f, "utf8"), path.basename(f))));
     expect(cpuCostChoices([asTable(fitTable(real), "Model")])).toEqual([]);
   });

@@ -7,7 +7,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
+import { casePlanFromJson } from "../../src/case/case-plan";
 import ExcelJS from "exceljs";
 import { exportForManagers, listShareableSheets } from "../../src/excel/sharing-excel";
 import { hasCaplabFormula } from "../../src/sharing/freeze";

@@ -10,7 +10,7 @@ import ExcelJS from "exceljs";
 import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
+import { casePlanFromJson } from "../../src/case/case-plan";
 import {
   applyFreeze,
   hasCaplabFormula,

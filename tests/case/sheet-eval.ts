@@ -8,7 +8,7 @@
  * know throws, so it fails the test instead of passing silently.
  */
 import "./publish-functions";
-import { CellValue, parseCell, Reference, SheetPlan, tableRow, tableRowCount } from "../../src/analysis/plan";
+import { CellValue, parseCell, Reference, SheetPlan, tableRow, tableRowCount } from "../../src/workbook/plan";
 import { FormulaEvaluator, Scalar, Unsupported, Value } from "../../src/sharing/evaluate";
 import { SheetSnapshot } from "../../src/sharing/freeze";
 

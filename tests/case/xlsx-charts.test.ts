@@ -7,8 +7,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
-import { TablePlan } from "../../src/analysis/plan";
+import { casePlanFromJson } from "../../src/case/case-plan";
+import { TablePlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { addNativeCharts, chartXml } from "../../src/report/xlsx-charts";
 

@@ -1,6 +1,6 @@
 /**
  * `caplab lab` with a stand-in iogen (`--iogen`): a small node script that checks the plan it is
- * given and writes the synthetic 2×2 fixture CSVs (tests/analysis/fixtures/doe2x2) where iogen
+ * given and writes the synthetic 2×2 fixture CSVs (tests/lab/fixtures/doe2x2) where iogen
  * would, or fails the way iogen does. The real iogen run is `npm run lab` itself (see the report).
  */
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
@@ -10,7 +10,7 @@ import ExcelJS from "exceljs";
 import { buildIogen, labPlanCsv, run } from "../../src/cli/commands/lab";
 import type { CliIo } from "../../src/cli/io";
 
-const FIXTURES = join(__dirname, "../analysis/fixtures/doe2x2");
+const FIXTURES = join(__dirname, "../lab/fixtures/doe2x2");
 
 function capture(): CliIo & { stdout: string; stderr: string } {
   const io = {

@@ -9,7 +9,7 @@ import { Output, OutputError, writeOutputs } from "../../src/cli/outputs";
 import { UsageError } from "../../src/cli/options";
 import { useTempDir } from "../helpers/cli";
 import JSZip from "jszip";
-import type { WorkbookPlan } from "../../src/analysis/plan";
+import type { WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsxContent } from "../../src/report/xlsx";
 
 const tempDir = useTempDir("caplab-outputs-");

@@ -1,6 +1,6 @@
 /**
  * `caplab report … --json FILE` on lab results drawn from a model with known truth
- * (tests/analysis/fixtures/lab-model.ts): the key figures' intervals cover the model's values, the
+ * (tests/lab/fixtures/lab-model.ts): the key figures' intervals cover the model's values, the
  * knee and saturation are within 15 %, and the file is written like the other outputs (temp +
  * rename, refused when it exists without --force, never an input).
  */
@@ -8,8 +8,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { runCli, useTempDir } from "../helpers/cli";
 import { run } from "../../src/cli/commands/report";
-import type { LabJson } from "../../src/analysis/lab-json";
-import { syntheticLab, TWO_PROTOCOLS } from "../analysis/fixtures/lab-model";
+import type { LabJson } from "../../src/lab/json";
+import { syntheticLab, TWO_PROTOCOLS } from "../lab/fixtures/lab-model";
 
 const cli = (args: string[]) => runCli(run, args);
 const tempDir = useTempDir("caplab-report-json-");

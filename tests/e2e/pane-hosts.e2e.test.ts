@@ -1,6 +1,6 @@
 /**
  * End to end in a real browser: the built pane imports a multi-host iogen CSV pair (iogen under
- * MPI, tests/analysis/fixtures/iogen-mpi: three ranks' rows and an `all` row per subinterval) and
+ * MPI, tests/lab/fixtures/iogen-mpi: three ranks' rows and an `all` row per subinterval) and
  * the workbook gets a Hosts sheet, with the same cells as the plan `caplab report` builds from the
  * same files, and Steps rows from the `all` rows.
  */
@@ -8,10 +8,10 @@ import * as fs from "fs";
 import * as path from "path";
 import { chooseFiles, openPane, pressImport, ROOT, distServer } from "./harness";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { tableRow, tableRowCount, TablePlan } from "../../src/analysis/plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { tableRow, tableRowCount, TablePlan } from "../../src/workbook/plan";
 
-const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/iogen-mpi", f));
+const FILES = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/lab/fixtures/iogen-mpi", f));
 jest.setTimeout(240_000);
 
 const server = distServer();

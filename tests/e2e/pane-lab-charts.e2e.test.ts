@@ -1,5 +1,5 @@
 /**
- * End to end in a real browser: the first-run sample (tests/analysis/fixtures/lab-sample) imported
+ * End to end in a real browser: the first-run sample (tests/lab/fixtures/lab-sample) imported
  * through the built pane into the in-memory Excel, and what the Model sheet's charts were given:
  * the response charts on a log x axis, the measured points over the Model table's cells, the
  * fitted curves and knees over the hidden helper table the plan placed (ModelChartData), not
@@ -15,13 +15,13 @@ import * as os from "os";
 import * as path from "path";
 import { openPane, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { MODEL_CHART_DATA_TABLE } from "../../src/analysis/lab-model";
-import { cellA1 } from "../../src/analysis/plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { MODEL_CHART_DATA_TABLE } from "../../src/lab/model";
+import { cellA1 } from "../../src/workbook/plan";
 import { renderHtml } from "../../src/report/html";
 import type { FakeChart, FakeWorkbook } from "../excel/fake-excel";
 
-const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/lab-sample", f));
+const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/lab/fixtures/lab-sample", f));
 const SHOTS = path.join(ROOT, "docs/screenshots");
 // Generous: the machine running the suite may be busy (a 2-core box shared with builds).
 jest.setTimeout(240_000);

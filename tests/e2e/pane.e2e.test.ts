@@ -9,14 +9,14 @@ import * as os from "os";
 import * as path from "path";
 import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { tableRow, tableRowCount } from "../../src/analysis/plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { tableRow, tableRowCount } from "../../src/workbook/plan";
 import type { FakeWorkbook } from "../excel/fake-excel";
 import { writeIogenCsv } from "../../bench/iogen-csv-file";
 
 const FILES = [
-  "tests/analysis/fixtures/iogen-real/subintervals.csv",
-  "tests/analysis/fixtures/iogen-real/summary.csv",
+  "tests/lab/fixtures/iogen-real/subintervals.csv",
+  "tests/lab/fixtures/iogen-real/summary.csv",
   "tests/import/golden/fio-randrw-jsonplus/input.json",
 ].map((f) => path.join(ROOT, f));
 const SHOTS = path.join(ROOT, "docs/screenshots");

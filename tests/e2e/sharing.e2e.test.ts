@@ -23,22 +23,21 @@ import ExcelJS from "exceljs";
 import JSZip from "jszip";
 import { chooseFiles, openPane, PaneSession, pressImport, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { casePlanFromJson } from "../../src/analysis/case-plan";
-import { cellResult, CellValue, SheetPlan, tableRow } from "../../src/analysis/plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { casePlanFromJson } from "../../src/case/case-plan";
+import { cellResult, CellValue, SheetPlan, tableRow } from "../../src/workbook/plan";
 import { planCells } from "../case/sheet-eval";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 import type { FakeCell, FakeWorkbook } from "../excel/fake-excel";
 import { noteSkipped, skipsHere } from "../helpers/skip";
 
-const FILES = [
-  "tests/analysis/fixtures/iogen-real/subintervals.csv",
-  "tests/analysis/fixtures/iogen-real/summary.csv",
-].map((f) => path.join(ROOT, f));
+const FILES = ["tests/lab/fixtures/iogen-real/subintervals.csv", "tests/lab/fixtures/iogen-real/summary.csv"].map((f) =>
+  path.join(ROOT, f),
+);
 const CASE = path.join(ROOT, "examples/merging-helpdesks.json");
 const SHOTS = path.join(ROOT, "docs/screenshots");
-/** The two-protocol sample of a known model (tests/analysis/fixtures/generate-lab-sample.ts). */
-const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/analysis/fixtures/lab-sample", f));
+/** The two-protocol sample of a known model (tests/lab/fixtures/generate-lab-sample.ts). */
+const SAMPLE = ["subintervals.csv", "summary.csv"].map((f) => path.join(ROOT, "tests/lab/fixtures/lab-sample", f));
 const SOFFICE = findSoffice();
 const NO_SOFFICE = SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui";
 if (skipsHere(NO_SOFFICE)) noteSkipped("sharing e2e: LibreOffice's recalculation of the exported file", NO_SOFFICE);
@@ -308,7 +307,7 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
     const s = await openPane(server.url);
     try {
       const { page } = s;
-      // The two-protocol sample of a known model (tests/analysis/fixtures/lab-model.ts): NFS 0.081,
+      // The two-protocol sample of a known model (tests/lab/fixtures/lab-model.ts): NFS 0.081,
       // FC 0.041 CPU-ms per IO, 30 % background CPU on 4 cores.
       await chooseFiles(page, SAMPLE, /2 files ready/);
       await pressImport(page);

@@ -4,10 +4,10 @@ import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-exc
 import * as wrappers from "../../src/functions/functions";
 import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
 import { formatRuns, freeSheetName, MAX_REQUEST_BYTES, needsTextFormat, rowBlocks } from "../../src/report/blocks";
-import { samplePoints } from "../../src/analysis/plan";
-import { WorkbookPlan, TablePlan, columnIndex, columnLetter } from "../../src/analysis/plan";
+import { samplePoints } from "../../src/workbook/plan";
+import { WorkbookPlan, TablePlan, columnIndex, columnLetter } from "../../src/workbook/plan";
 import { readLabText } from "../../src/import/detect";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
 
 function install(options = {}): FakeHost {
   // functionsRegistered: true in these tests means what it means in Excel: the functions are there.
@@ -369,7 +369,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const plan = buildLabPlan(
       ["subintervals.csv", "summary.csv"].map((f) => {
         // The two-protocol sample of a known model: fitted response curves and CPU lines to draw.
-        const p = path.join(__dirname, "../analysis/fixtures/lab-sample", f);
+        const p = path.join(__dirname, "../lab/fixtures/lab-sample", f);
         return readLabText(fs.readFileSync(p, "utf8"), p);
       }),
     );
@@ -463,7 +463,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const controller = new AbortController();
     const plan = buildLabPlan(
       ["subintervals.csv", "summary.csv"].map((f) => {
-        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        const p = path.join(__dirname, "../lab/fixtures/iogen-real", f);
         return readLabText(fs.readFileSync(p, "utf8"), p);
       }),
     );
@@ -482,7 +482,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     const host = install();
     const plan = buildLabPlan(
       ["subintervals.csv", "summary.csv"].map((f) => {
-        const p = path.join(__dirname, "../analysis/fixtures/iogen-real", f);
+        const p = path.join(__dirname, "../lab/fixtures/iogen-real", f);
         return readLabText(fs.readFileSync(p, "utf8"), p);
       }),
     );

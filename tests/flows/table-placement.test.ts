@@ -6,8 +6,8 @@
  */
 import ExcelJS from "exceljs";
 import JSZip from "jszip";
-import { SheetBuilder } from "../../src/analysis/sheet-builder";
-import { WorkbookPlan } from "../../src/analysis/plan";
+import { SheetBuilder } from "../../src/workbook/sheet-builder";
+import { WorkbookPlan } from "../../src/workbook/plan";
 import { renderWorkbookPlan } from "../../src/excel/render-plan";
 import { renderXlsx, renderXlsxContent } from "../../src/report/xlsx";
 import { renderHtml } from "../../src/report/html";

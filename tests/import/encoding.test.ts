@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { LabFileResult, readLabStream, readLabText, sniffEncoding } from "../../src/import/detect";
 
-const IOGEN = path.join(__dirname, "../analysis/fixtures/doe2x2/subintervals.csv");
+const IOGEN = path.join(__dirname, "../lab/fixtures/doe2x2/subintervals.csv");
 const FIO = path.join(__dirname, "golden/fio-randread-json/input.json");
 
 function utf16(text: string, endian: "le" | "be", bom: boolean): Uint8Array {

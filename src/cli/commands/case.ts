@@ -2,7 +2,7 @@
  * `caplab case INPUT.json -o OUT.xlsx [--html OUT.html] [--force]`
  *
  * Reads a business case (options, costs, workloads; see docs/case.md), builds the case sheet
- * (`src/analysis/case-plan.ts`) and writes it through the headless renderers: an .xlsx that
+ * (`src/case/case-plan.ts`) and writes it through the headless renderers: an .xlsx that
  * opens in Excel or LibreOffice without Capacity Lab (native formulas stay live; the M/M/c
  * figures, which need the add-in's functions, are values) and optionally an offline HTML page
  * with the chart; the .xlsx gets the chart too, as a native chart over the cells
@@ -20,11 +20,11 @@ import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
-import { casePlanFromJson } from "../../analysis/case-plan";
+import { casePlanFromJson } from "../../case/case-plan";
 import { DomainError, isDomainError } from "../../core/errors";
-import { CaseInput, parseCaseJson, quoted } from "../../analysis/case-input";
+import { CaseInput, parseCaseJson, quoted } from "../../case/input";
 import { renderXlsx } from "../../report/xlsx";
-import type { WorkbookPlan } from "../../analysis/plan";
+import type { WorkbookPlan } from "../../workbook/plan";
 import { addNativeCharts } from "../../report/xlsx-charts";
 import { renderHtml } from "../../report/html";
 

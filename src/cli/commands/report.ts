@@ -2,7 +2,7 @@
  * `caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--json OUT.json] [--response COL] [--force]`
  *
  * Reads iogen CSV (subinterval and/or summary) and fio JSON files, builds the lab analysis plan
- * (`src/analysis/lab-plan.ts`) and writes it as .xlsx (ExcelJS) and optionally as a self-contained
+ * (`src/lab/lab-plan.ts`) and writes it as .xlsx (ExcelJS) and optionally as a self-contained
  * HTML report with charts, and optionally the key figures as JSON (`labJson`). All inputs are read and the whole report is rendered in memory before
  * anything is written; if any input fails, nothing is written. Bad input or usage exits 2 with a
  * message naming the file or option; 1 is left for unexpected failures (e.g. the disk is full).
@@ -17,12 +17,12 @@ import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { readLabStream, LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
-import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../analysis/lab-plan";
-import { labJson } from "../../analysis/lab-json";
+import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../lab/lab-plan";
+import { labJson } from "../../lab/json";
 import { isDomainError } from "../../core/errors";
 import { planCells, renderXlsxContent } from "../../report/xlsx";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
-import type { WorkbookPlan } from "../../analysis/plan";
+import type { WorkbookPlan } from "../../workbook/plan";
 import { renderHtml } from "../../report/html";
 
 export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";

@@ -1,0 +1,380 @@
+/**
+ * The figures of a business case, computed by the core (`mmcStaff`, `mmcMetrics`, `npv`): nothing
+ * here re-implements a queueing or finance formula, so the sheet's `CAPLAB.*` formulas and these
+ * numbers are the same code.
+ *
+ * Per workload: the servers its sizing rule gives, then the M/M/c utilization, mean response, mean
+ * wait and P(wait) at that size. Per option: servers = the sum over its workloads; cash flow at
+ * year t (t = 0 … years − 1)
+ *
+ *     CF_t = [t = 0]·(capex + servers·costPerServer) + Σ opex + servers·costPerServerPerYear,
+ *
+ * net present cost NPV = Σ CF_t/(1 + r)^t (first payment undiscounted, `npv`), the cumulative
+ * discounted cost per year, the difference from the first option (the baseline) and the
+ * break-even capex: the capex at which the option would cost exactly what the baseline costs,
+ * capex − (NPV − NPV_baseline).
+ *
+ * Sizing by utilization u is the utilization law: the fewest whole c with λ·S/c ≤ u and λ·S < c,
+ * i.e. max(⌈λ·S/u⌉, ⌊λ·S⌋ + 1). Sizing by response R uses `mmcStaff` with the mean-wait target
+ * R − S; by service level, `mmcStaff` with `answerWithin`. Cost: O(Σ servers) for the queueing,
+ * O(options·years) for the money.
+ */
+import { DomainError, isDomainError } from "../core/errors";
+import { mmcMetrics, mmcStaff } from "../core/mmc";
+import { npv } from "../core/npv";
+import { irr, signChanges } from "../core/irr";
+import { payback } from "../core/payback";
+import { CaseInput, CaseOption, Sizing, Workload } from "./input";
+
+export interface WorkloadResult {
+  servers: number;
+  /** Servers at the sensitivity's low and high load (rate × factor), same rule. */
+  serversLowLoad: number;
+  serversHighLoad: number;
+  utilization: number;
+  meanResponse: number;
+  meanWait: number;
+  pWait: number;
+}
+
+export interface OptionResult {
+  workloads: WorkloadResult[];
+  servers: number;
+  /** Year-0 one-off cost: capex + servers·costPerServer. */
+  upfront: number;
+  /** Cost paid every year including year 0: Σ opex + servers·costPerServerPerYear. */
+  running: number;
+  /** CF_0 … CF_{years−1}. */
+  cashflows: number[];
+  /** Running sums of CF_t/(1 + r)^t. */
+  cumulativeDiscounted: number[];
+  /** Net present cost, NPV_IT(rate, cashflows). */
+  npv: number;
+  /** npv − the first option's npv (negative: cheaper than the baseline). */
+  difference: number;
+  /** capex − difference: the capex at which this option breaks even with the baseline. */
+  breakEvenCapex: number;
+  /** Servers summed over the workloads at the sensitivity's low and high load. */
+  serversLowLoad: number;
+  serversHighLoad: number;
+  /** Present value of the per-server costs (one-off + yearly over the years) at low, base and high load. */
+  serverCostPv: { low: number; base: number; high: number };
+  /** Net present cost with load, capex and per-server cost all at their low (high) values. */
+  scenario: { low: number; high: number };
+  /** Against the baseline (absent for the baseline itself). */
+  vsBaseline?: VsBaseline;
+}
+
+/** What an option returns against the baseline. */
+export interface VsBaseline {
+  /** Baseline cost − this option's cost, per year (the yearly saving). */
+  savings: number[];
+  /** Running sums of the savings, plain and discounted. */
+  cumulative: number[];
+  cumulativeDiscounted: number[];
+  /** NPV of the savings: baseline net present cost − this option's. */
+  npvSaving: number;
+  /** IRR of the savings when no saving is zero and they change sign exactly once, else null. */
+  irr: number | null;
+  /** Years until the cumulative (discounted) saving stays ≥ 0, null when not within the years. */
+  payback: number | null;
+  discountedPayback: number | null;
+}
+
+/** One row of the tornado: the NPV saving of the recommended option at a driver's low and high value. */
+export interface TornadoRow {
+  driver: "load" | "discountRate" | "capex" | "serverCost";
+  low: number;
+  high: number;
+  savingLow: number;
+  savingHigh: number;
+}
+
+export interface CaseResult {
+  options: OptionResult[];
+  /** Number of yearly flows: years, plus one at t = years when an option has a residual value. */
+  periods: number;
+  /** The option the tornado compares with the baseline: the cheapest, or the runner-up when that is the baseline. */
+  recommended: number;
+  /** The tornado rows: load (when an option has workloads), discount rate, capex, server cost (with workloads). */
+  tornado: TornadoRow[];
+  /** Index of the option with the lowest net present cost, to the cent (the first one on a tie). */
+  cheapest: number;
+}
+
+/**
+ * An amount rounded to cents, half away from zero as the spreadsheet's ROUND(x, 2) does.
+ *
+ * @example cents(-0.125) // => -0.13
+ */
+export function cents(x: number): number {
+  return (Math.sign(x) * Math.round(Math.abs(x) * 100)) / 100;
+}
+
+/**
+ * The fewest whole servers with utilization λ·S/c ≤ target and λ·S < c (stable).
+ *
+ * @param load - offered load λ·S in erlangs (> 0)
+ * @param utilization - target utilization, a fraction in (0, 1]
+ * @returns the server count
+ * @example
+ * serversForUtilization(70000 * 0.000081, 1); // => 6
+ */
+export function serversForUtilization(load: number, utilization: number): number {
+  return Math.max(Math.ceil(load / utilization), Math.floor(load) + 1);
+}
+
+/** Servers a workload gets at its arrival rate × `load` (the sheet multiplies in the same order). */
+function servers(w: Workload, sizing: Sizing, path: string, load = 1): number {
+  const rate = load === 1 ? w.arrivalRate : w.arrivalRate * load;
+  switch (sizing.kind) {
+    case "servers":
+      return sizing.servers;
+    case "utilization":
+      return serversForUtilization(rate * w.serviceTime, sizing.utilization);
+    case "response":
+      return mmcStaff(w.serviceTime, rate, sizing.response - w.serviceTime);
+    case "serviceLevel":
+      return mmcStaff(w.serviceTime, rate, sizing.level, sizing.answerWithin);
+    default:
+      throw new DomainError(`${path}.sizing`, "unknown sizing rule", "value");
+  }
+}
+
+/** The input field of a sizing rule's target (servers, utilization, response or serviceLevel). */
+function targetField(sizing: Sizing): string {
+  return sizing.kind === "serviceLevel" ? "serviceLevel" : sizing.kind;
+}
+
+/** The input path a core argument name stands for, so errors name what the user wrote. */
+function renamed(e: unknown, path: string, sizing: Sizing): unknown {
+  if (!isDomainError(e)) return e;
+  const problem = e.message.slice(e.argument.length + 2);
+  const names: Record<string, string> = {
+    service_time: `${path}.serviceTime`,
+    arrival_rate: `${path}.arrivalRate`,
+    // The servers are an input only for a fixed count; for a target they come from the load, so
+    // a count out of range names the sizing rule the input has (never a field it lacks).
+    servers: sizing.kind === "servers" ? `${path}.sizing.servers` : `${path}.sizing.${targetField(sizing)}`,
+    target: `${path}.sizing.${targetField(sizing)}`,
+    answer_within: `${path}.sizing.answerWithin`,
+  };
+  if (e.argument === "servers" && sizing.kind !== "servers")
+    return new DomainError(
+      names.servers,
+      `this load needs more servers than Capacity Lab sizes (${problem}); check the arrivalRate and serviceTime`,
+      e.kind,
+    );
+  return new DomainError(names[e.argument] ?? path, problem, e.kind);
+}
+
+function workloadResult(w: Workload, path: string, input: CaseInput): WorkloadResult {
+  try {
+    const c = servers(w, w.sizing, path);
+    const m = mmcMetrics(c, w.serviceTime, w.arrivalRate);
+    return {
+      servers: c,
+      serversLowLoad: servers(w, w.sizing, path, input.sensitivity.load.low),
+      serversHighLoad: servers(w, w.sizing, path, input.sensitivity.load.high),
+      utilization: m.utilization,
+      meanResponse: m.meanResponse,
+      meanWait: m.meanWait,
+      pWait: m.pWait,
+    };
+  } catch (e) {
+    throw renamed(e, path, w.sizing);
+  }
+}
+
+/**
+ * Computes every figure of a validated business case.
+ *
+ * @param input - a case from {@link parseCaseInput} (not modified)
+ * @returns per-option servers, cash flows, NPV, difference from the first option, break-even capex
+ * @throws DomainError naming the input path when a fixed server count cannot carry its load
+ *   (utilization ≥ 1) or a target cannot be met
+ * @example
+ * computeCase(parseCaseInput({ years: 3, discountRate: 0.1, options: [
+ *   { name: "Keep", opex: [{ label: "Support", perYear: 100000 }] },
+ *   { name: "Replace", capex: 250000 } ] })).options[0].npv; // => 273553.71900826444
+ */
+export function computeCase(input: CaseInput): CaseResult {
+  const periods = input.years + (input.options.some((o) => o.residualValue !== 0) ? 1 : 0);
+  const options = input.options.map((opt, i) => {
+    const workloads = opt.workloads.map((w, j) => workloadResult(w, `options[${i}].workloads[${j}]`, input));
+    const total = workloads.reduce((s, w) => s + w.servers, 0);
+    const upfront = opt.capex + total * opt.costPerServer;
+    const running = opt.opex.reduce((s, l) => s + l.perYear, 0) + total * opt.costPerServerPerYear;
+    const cashflows = flows(input, opt, periods, total, 1, 1);
+    const present = npvOf(input.discountRate, cashflows, i);
+    const cumulativeDiscounted = runningSums(cashflows, input.discountRate);
+    const low = workloads.reduce((s, w) => s + w.serversLowLoad, 0);
+    const high = workloads.reduce((s, w) => s + w.serversHighLoad, 0);
+    const s = input.sensitivity;
+    return {
+      workloads,
+      servers: total,
+      upfront,
+      running,
+      cashflows,
+      cumulativeDiscounted,
+      npv: present,
+      serversLowLoad: low,
+      serversHighLoad: high,
+      serverCostPv: {
+        low: serverCostPv(input, opt, low, input.discountRate),
+        base: serverCostPv(input, opt, total, input.discountRate),
+        high: serverCostPv(input, opt, high, input.discountRate),
+      },
+      scenario: {
+        low: npvOf(input.discountRate, flows(input, opt, periods, low, s.capex.low, s.serverCost.low), i),
+        high: npvOf(input.discountRate, flows(input, opt, periods, high, s.capex.high, s.serverCost.high), i),
+      },
+    };
+  });
+  const base = options[0].npv;
+  // The first option within a cent of the lowest: NPVs that differ only by rounding (1e-10) are a
+  // tie, as a spreadsheet summing the same flows in another order would see them.
+  const least = cents(Math.min(...options.map((o) => o.npv)));
+  const cheapest = options.findIndex((o) => cents(o.npv) === least);
+  let recommended = cheapest;
+  if (cheapest === 0) {
+    recommended = 1;
+    for (let i = 2; i < options.length; i++)
+      if (cents(options[i].npv) < cents(options[recommended].npv)) recommended = i;
+  }
+  const results: OptionResult[] = options.map((o, i) => ({
+    ...o,
+    difference: o.npv - base,
+    breakEvenCapex: input.options[i].capex - (o.npv - base),
+    ...(i === 0 ? {} : { vsBaseline: vsBaseline(input, options[0].cashflows, o.cashflows, base - o.npv) }),
+  }));
+  return { options: results, cheapest, periods, recommended, tornado: tornado(input, results, recommended, periods) };
+}
+
+/**
+ * Cash flows CF_0 … CF_{periods−1} of an option with `servers` servers, capex × `capexFactor`
+ * and per-server costs × `serverFactor`:
+ * CF_t = [t = 0]·(capex + servers·costPerServer) + Σ_lines perYear·(1 + e)^t + servers·costPerServerPerYear
+ * + the one-off lines of year t, for t < years; CF_years = −residualValue when `periods` > years.
+ */
+function flows(
+  input: CaseInput,
+  opt: CaseOption,
+  periods: number,
+  servers: number,
+  capexFactor: number,
+  serverFactor: number,
+): number[] {
+  const upfront = opt.capex * capexFactor + servers * opt.costPerServer * serverFactor;
+  const perServer = servers * opt.costPerServerPerYear * serverFactor;
+  return Array.from({ length: periods }, (_, t) => {
+    if (t === input.years) return -opt.residualValue;
+    let cf = opt.opex.reduce(
+      (s, l) => s + (l.escalation === 0 ? l.perYear : l.perYear * Math.pow(1 + l.escalation, t)),
+      0,
+    );
+    cf += perServer;
+    for (const x of opt.oneOff) if (x.year === t) cf += x.amount;
+    return t === 0 ? upfront + cf : cf;
+  });
+}
+
+/** Present value of an option's per-server costs with `servers` servers: one-off now, yearly over the years. */
+function serverCostPv(input: CaseInput, opt: CaseOption, servers: number, rate: number): number {
+  let annuity = 0;
+  for (let t = 0; t < input.years; t++) annuity += 1 / Math.pow(1 + rate, t);
+  return servers * (opt.costPerServer + opt.costPerServerPerYear * annuity);
+}
+
+function npvOf(rate: number, cashflows: number[], option: number): number {
+  try {
+    return npv(rate, cashflows);
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    const problem = e.message.slice(e.argument.length + 2);
+    throw new DomainError(e.argument === "rate" ? "discountRate" : `options[${option}]`, problem, e.kind);
+  }
+}
+
+/** Running sums of CF_t/(1 + r)^t. */
+function runningSums(cashflows: number[], rate: number): number[] {
+  const out: number[] = [];
+  cashflows.forEach((cf, t) => out.push((t > 0 ? out[t - 1] : 0) + cf / Math.pow(1 + rate, t)));
+  return out;
+}
+
+function vsBaseline(input: CaseInput, baseline: number[], option: number[], npvSaving: number): VsBaseline {
+  const savings = baseline.map((b, t) => b - option[t]);
+  const cumulative: number[] = [];
+  savings.forEach((x, t) => cumulative.push((t > 0 ? cumulative[t - 1] : 0) + x));
+  return {
+    savings,
+    cumulative,
+    cumulativeDiscounted: runningSums(savings, input.discountRate),
+    npvSaving,
+    // The sheet's rule: no zero saving and exactly one change between neighbours (which is then
+    // Descartes' count, so one IRR exists).
+    irr: savings.length >= 2 && savings.every((x) => x !== 0) && signChanges(savings) === 1 ? irrOrNull(savings) : null,
+    payback: payback(savings, 0),
+    discountedPayback: payback(savings, input.discountRate),
+  };
+}
+
+/** The IRR, or null when none is found below v = 1e300 (a rate within ~1e-300 of −100 %). */
+function irrOrNull(savings: number[]): number | null {
+  try {
+    return irr(savings);
+  } catch (e) {
+    if (isDomainError(e)) return null;
+    throw e;
+  }
+}
+
+/** NPV saving of option k over the baseline with one driver changed (see {@link TornadoRow}). */
+function tornado(input: CaseInput, options: OptionResult[], k: number, periods: number): TornadoRow[] {
+  const s = input.sensitivity;
+  const [o0, ok] = [options[0], options[k]];
+  const [i0, ik] = [input.options[0], input.options[k]];
+  const saving = (a: number, b: number): number => a - b;
+  const atRate = (r: number): number => npvOf(r, o0.cashflows, 0) - npvOf(r, ok.cashflows, k);
+  const withFlows = (low: boolean, what: "load" | "capex" | "serverCost"): number => {
+    const pick = (o: OptionResult): number =>
+      what === "load" ? (low ? o.serversLowLoad : o.serversHighLoad) : o.servers;
+    const f = (x: { low: number; high: number }): number => (low ? x.low : x.high);
+    const cf = (opt: CaseOption, o: OptionResult): number[] =>
+      flows(
+        input,
+        opt,
+        periods,
+        pick(o),
+        what === "capex" ? f(s.capex) : 1,
+        what === "serverCost" ? f(s.serverCost) : 1,
+      );
+    return saving(npvOf(input.discountRate, cf(i0, o0), 0), npvOf(input.discountRate, cf(ik, ok), k));
+  };
+  const rows: TornadoRow[] = [];
+  const anyWorkloads = input.options.some((o) => o.workloads.length > 0);
+  if (anyWorkloads)
+    rows.push({ driver: "load", ...s.load, savingLow: withFlows(true, "load"), savingHigh: withFlows(false, "load") });
+  rows.push({
+    driver: "discountRate",
+    ...s.discountRate,
+    savingLow: atRate(s.discountRate.low),
+    savingHigh: atRate(s.discountRate.high),
+  });
+  rows.push({
+    driver: "capex",
+    ...s.capex,
+    savingLow: withFlows(true, "capex"),
+    savingHigh: withFlows(false, "capex"),
+  });
+  if (anyWorkloads)
+    rows.push({
+      driver: "serverCost",
+      ...s.serverCost,
+      savingLow: withFlows(true, "serverCost"),
+      savingHigh: withFlows(false, "serverCost"),
+    });
+  return rows;
+}
