@@ -3,7 +3,7 @@
  * (Steps, Model, Fit, Charts), with hostile imported text in labels, notes, sources and
  * series names. Numbers are plausible, not computed: the renderer never computes.
  */
-import type { WorkbookPlan } from "../../src/analysis/plan";
+import type { WorkbookPlan } from "../../src/workbook/plan";
 
 export const HOSTILE_SCRIPT = `<script>alert("x")</script>`;
 export const HOSTILE_FORMULA = `=HYPERLINK("http://x","y")`;

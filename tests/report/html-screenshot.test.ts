@@ -13,7 +13,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "fs";
 import { join, resolve } from "path";
 import { pathToFileURL } from "url";
 import { chromium, type Browser } from "playwright-core";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
 import { readLabText } from "../../src/import/detect";
 import { renderHtml } from "../../src/report/html";
 import { fixturePlan, HOSTILE_SCRIPT } from "./html-fixture";
@@ -139,7 +139,7 @@ describeUnless(whyNot, "HTML report in headless Chromium", () => {
   }, 90_000);
 
   test("draws the analysis plan of the synthetic 2×2 iogen run", async () => {
-    const dir = join(__dirname, "../analysis/fixtures/doe2x2");
+    const dir = join(__dirname, "../lab/fixtures/doe2x2");
     const inputs = ["subintervals.csv", "summary.csv"].map((f) => readLabText(readFileSync(join(dir, f), "utf8"), f));
     const plan = buildLabPlan(inputs, { title: "2×2 fixture" });
     const charts = plan.sheets.flatMap((s) => s.charts);

@@ -5,7 +5,7 @@
  */
 import { DOMParser } from "@xmldom/xmldom";
 import type { Document as XDocument, Element as XElement } from "@xmldom/xmldom";
-import type { WorkbookPlan } from "../../src/analysis/plan";
+import type { WorkbookPlan } from "../../src/workbook/plan";
 import { alignSeries, escapeHtml, formatNumber, jsonForScript, renderHtml } from "../../src/report/html";
 import { fixturePlan, HOSTILE_ATTR, HOSTILE_FORMULA, HOSTILE_SCRIPT } from "./html-fixture";
 

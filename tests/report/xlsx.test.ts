@@ -4,8 +4,8 @@
 import ExcelJS from "exceljs";
 import * as fs from "fs";
 import * as path from "path";
-import { buildLabPlan } from "../../src/analysis/lab-plan";
-import { WorkbookPlan } from "../../src/analysis/plan";
+import { buildLabPlan } from "../../src/lab/lab-plan";
+import { WorkbookPlan } from "../../src/workbook/plan";
 import { readLabText } from "../../src/import/detect";
 import { cellText, planCells, renderXlsx, renderXlsxContent, uniqueHeaders, XlsxOptions } from "../../src/report/xlsx";
 

@@ -9,7 +9,7 @@ import * as fs from "fs";
 import * as path from "path";
 import JSZip from "jszip";
 import { validateXML } from "xmllint-wasm";
-import type { WorkbookPlan } from "../../src/analysis/plan";
+import type { WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx, renderXlsxContent } from "../../src/report/xlsx";
 import { addNativeCharts } from "../../src/report/xlsx-charts";
 import { valuesOnlyExport } from "../../src/sharing/export";
@@ -187,7 +187,7 @@ describe("every part we write is well-formed XML", () => {
   test("caplab report: a label column with such characters → a well-formed file and a warning", async () => {
     const dir = tempDir();
     const input = path.join(dir, "run.csv");
-    const csv = fs.readFileSync(path.join(__dirname, "../analysis/fixtures/doe2x2/subintervals.csv"), "utf8");
+    const csv = fs.readFileSync(path.join(__dirname, "../lab/fixtures/doe2x2/subintervals.csv"), "utf8");
     // A NUL makes the file binary to the reader; the other characters are text to it.
     fs.writeFileSync(input, csv.replace(/r100-i1000/g, `r100 ${HOSTILE.replace("\u0000", "")}`));
     const output = path.join(dir, "r.xlsx");
