@@ -30,6 +30,10 @@ export type { SiteInput, SiteResult, MergeResult } from "./merge-queues";
 // Finance
 export { npv, npvLevel } from "./npv";
 
+// Capacity planning over the years
+export { poolPlan, yearlyLoads } from "./capacity-plan";
+export type { GrowthRates, PurchasePolicy, PoolPlanInput, PoolPlan, PoolYear, PoolState } from "./capacity-plan";
+
 // Load balancing
 export { expectedMaximumNormal, integrate, EXPECTED_MAXIMUM_LIMIT } from "./expected-maximum";
 export { lbMaxUtil } from "./load-balancing";
