@@ -15,7 +15,7 @@ jest.mock("../../src/report/html", () => {
   return { ...actual, renderHtml: jest.fn(actual.renderHtml) };
 });
 
-const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
+const FIX = path.join(__dirname, "..", "lab", "fixtures", "doe2x2");
 const GOLDEN = path.join(__dirname, "..", "import", "golden");
 const SUB = path.join(FIX, "subintervals.csv");
 const SUM = path.join(FIX, "summary.csv");

@@ -146,8 +146,8 @@ describe("docs/iogen-csv.md", () => {
   });
 });
 
-describe("analysis fixtures", () => {
-  const fixtures = join(ROOT, "tests", "analysis", "fixtures");
+describe("lab fixtures", () => {
+  const fixtures = join(ROOT, "tests", "lab", "fixtures");
   const headerOf = (path: string): string[] => readFileSync(path, "utf8").split("\n", 1)[0].split(",");
 
   it("the generated doe2x2 files carry exactly the schema's columns, then the label", () => {

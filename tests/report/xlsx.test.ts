@@ -9,7 +9,7 @@ import { WorkbookPlan } from "../../src/workbook/plan";
 import { readLabText } from "../../src/import/detect";
 import { cellText, planCells, renderXlsx, renderXlsxContent, uniqueHeaders, XlsxOptions } from "../../src/report/xlsx";
 
-const FIX = path.join(__dirname, "..", "analysis", "fixtures", "doe2x2");
+const FIX = path.join(__dirname, "..", "lab", "fixtures", "doe2x2");
 const HOSTILE = '=HYPERLINK("http://x","y")';
 
 /** The renderer's output as bytes, whether it gave bytes or a stream. */
