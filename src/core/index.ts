@@ -29,6 +29,16 @@ export type { SiteInput, SiteResult, MergeResult } from "./merge-queues";
 
 // Finance
 export { npv, npvLevel } from "./npv";
+export { irr, signChanges } from "./irr";
+export { payback } from "./payback";
+export { fractionalPayback } from "./payback-fraction";
+export { returnMeasure, MEANINGFUL_RATES } from "./return-measure";
+export type { ReturnMeasure, ReturnShape } from "./return-measure";
+export { levelizedCost } from "./levelized-cost";
+export { linearBreakEven, probedBreakEven } from "./break-even";
+export type { BreakEven, Switch } from "./break-even";
+export { confidenceGrade, CLOSE_LEAD_SHARE } from "./confidence-grade";
+export type { ConfidenceGrade, DriverMove } from "./confidence-grade";
 
 // Capacity planning over the years
 export { poolPlan, yearlyLoads } from "./capacity-plan";
