@@ -30,7 +30,7 @@
  * years): the year a purchase is first needed.
  *
  * Variant: yearly steps (a purchase covers a whole year); the growth within a year is seen only
- * at its end. Cost: O(T) sizings and O(T) M/M/c evaluations (each O(1); a sizing by response or
+ * at its end. Cost: 2T sizings and 2T M/M/c evaluations (each O(1); a sizing by response or
  * service level is O(log c) evaluations, `mmcStaff`).
  *
  * Reference: Menascé & Almeida, Capacity Planning for Web Services (2002), ch. 5 (yearly load
@@ -89,8 +89,8 @@ export interface PoolYear {
   loadEnd: number;
   /** n_t = n(λ_t). */
   needed: number;
-  /** n(λ_{t+1}), with the headroom policy only (null otherwise). */
-  neededEnd: number | null;
+  /** n(λ_{t+1}): the servers the load at the year's end needs (what the headroom policy buys for). */
+  neededEnd: number;
   /** r_t, the servers the pool must have this year. */
   required: number;
   /** b_t, servers bought at the start of the year (a multiple of the unit). */
@@ -187,8 +187,8 @@ export function poolPlan(input: PoolPlanInput): PoolPlan {
   const years: PoolYear[] = [];
   for (let t = 0; t < input.years; t++) {
     const needed = input.serversFor(loads[t]);
-    const neededEnd = input.policy === "headroom" ? input.serversFor(loads[t + 1]) : null;
-    const required = neededEnd === null ? needed : Math.max(needed, neededEnd);
+    const neededEnd = input.serversFor(loads[t + 1]);
+    const required = input.policy === "headroom" ? Math.max(needed, neededEnd) : needed;
     if (runsOutIn === null && required > input.installed) runsOutIn = t;
     const bought = input.unit * Math.ceil(Math.max(0, required - inService) / input.unit);
     inService += bought;
