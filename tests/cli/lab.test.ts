@@ -7,7 +7,9 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from "os";
 import { join } from "path";
 import ExcelJS from "exceljs";
-import { buildIogen, labPlanCsv, run } from "../../src/cli/commands/lab";
+import { buildIogen, cpuLines, labPlanCsv, run } from "../../src/cli/commands/lab";
+import type { LabAnswers } from "../../src/lab/lab-plan";
+import { syntheticLab, TWO_PROTOCOLS, type LabModel } from "../lab/fixtures/lab-model";
 import type { CliIo } from "../../src/cli/io";
 
 const FIXTURES = join(__dirname, "../lab/fixtures/doe2x2");
@@ -53,7 +55,8 @@ describe("caplab lab", () => {
   test.each([
     [["--bogus"], "unknown option '--bogus'"],
     [["--duration", "0"], "--duration 0: give seconds, 1 to 600"],
-    [["--iops", "500"], "--iops 500: give two different whole numbers"],
+    [["--iops", "500,2000"], "--iops 500,2000: give three or more different whole numbers"],
+    [["--iops", "500,500,2000"], "--iops 500,500,2000: give three or more different whole numbers"],
     [["--out", "/nonexistent/dir"], "--out /nonexistent/dir: not an existing directory"],
   ])("bad usage %p exits 2 with a message", async (args, message) => {
     const io = capture();
@@ -61,10 +64,62 @@ describe("caplab lab", () => {
     expect(io.stderr).toContain(message);
   });
 
-  test("the plan is a 2×2 design in standard order", () => {
-    expect(labPlanCsv([500, 2000])).toBe(
-      "StdOrder,step_name,read_pct,iops\n1,r100-iops500,100,500\n2,r70-iops500,70,500\n3,r100-iops2000,100,2000\n4,r70-iops2000,70,2000\n",
+  test("the plan is a 2×2 design (read_pct × block size) in standard order at each IOPS level", () => {
+    const rows = (x: number, first: number): string[] => [
+      `${first},r100-4k-iops${x},100,4KiB,${x}`,
+      `${first + 1},r70-4k-iops${x},70,4KiB,${x}`,
+      `${first + 2},r100-16k-iops${x},100,16KiB,${x}`,
+      `${first + 3},r70-16k-iops${x},70,16KiB,${x}`,
+    ];
+    expect(labPlanCsv([500, 2000, 8000])).toBe(
+      ["StdOrder,step_name,read_pct,block_size,iops", ...rows(500, 1), ...rows(2000, 5), ...rows(8000, 9)].join("\n") +
+        "\n",
     );
+  });
+
+  test("a run with three load levels writes every analysis sheet, What-if included, and prints them and the CPU line", async () => {
+    // iogen's output stood in for by a run of a known model at three load levels (tests/lab/fixtures/lab-model.ts).
+    const model: LabModel = {
+      ...TWO_PROTOCOLS,
+      protocols: [{ name: "nfs", cpuMsPerIo: 0.081, serviceMs: 0.5, xMax: 30000, targets: [2000, 8000, 14000, 20000] }],
+    };
+    const lab = syntheticLab(model, 7);
+    writeFileSync(join(work, "model-sub.csv"), lab.subintervals);
+    writeFileSync(join(work, "model-sum.csv"), lab.summary);
+    const iogen = fakeIogen(
+      work,
+      `fs.copyFileSync(${JSON.stringify(join(work, "model-sub.csv"))}, opt("--csv"));
+       fs.copyFileSync(${JSON.stringify(join(work, "model-sum.csv"))}, opt("--summary"));`,
+    );
+    const io = capture();
+    expect(await run(["--iogen", iogen, "--out", work, "--duration", "1"], io)).toBe(0);
+    expect(io.stdout).toContain("\nSheets written: Summary, Steps, Model, What-if, Subintervals\n");
+    expect(io.stdout).toMatch(/\nCPU line: Usable: /); // one level: the line has no level name
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(join(work, "lab-report.xlsx"));
+    expect(wb.worksheets.map((w) => w.name)).toContain("What-if");
+  });
+
+  test("the CPU line on a busy machine says plainly why it is not usable", () => {
+    const answers = {
+      cpu: {
+        groups: [
+          {
+            group: "",
+            usable: "not usable",
+            verdict: "Not usable: the CPU does not rise measurably with IOPS over these 12 steps.",
+          },
+        ],
+      },
+    } as unknown as LabAnswers;
+    expect(cpuLines(answers, 3.1, 2)).toEqual([
+      "CPU line: Not usable: the CPU does not rise measurably with IOPS over these 12 steps. The machine was busy " +
+        "while it ran (load average up to 6.2 on 2 cores): other programs' CPU use is in the host CPU figures. " +
+        "Rerun on an idle machine for a usable line.",
+    ]);
+    expect(cpuLines(answers, 0.1, 2)).toEqual([
+      "CPU line: Not usable: the CPU does not rise measurably with IOPS over these 12 steps.",
+    ]);
   });
 
   test("runs iogen on a scratch file in a temp dir, writes both reports, prints Steps, removes the temp dir", async () => {
@@ -85,7 +140,7 @@ describe("caplab lab", () => {
       plan: string;
     };
     expect(args[0]).toBe("plan");
-    expect(plan).toBe(labPlanCsv([500, 2000]));
+    expect(plan).toBe(labPlanCsv([500, 2000, 8000]));
     const opt = (n: string) => args[args.indexOf(n) + 1];
     expect(opt("--duration")).toBe("2s");
     expect(opt("--warmup")).toBe("1s");

@@ -2,11 +2,13 @@
  * `caplab lab` (also `npm run lab`): the demo for a machine without Excel.
  *
  * Pipeline: find iogen (building it with `cargo build --release` when cargo is there, so a fresh
- * clone works) → write a 2×2 plan CSV (read_pct 100/70 × two IOPS levels) in a temp directory →
- * `iogen plan` on a scratch file in that directory (seeded, 1 s warm-up, a few seconds per step)
- * → read its subinterval and summary CSV → `buildLabPlan` → `lab-report.xlsx` and
- * `lab-report.html` in the output directory → the Steps table on stdout. The temp directory is
- * removed at the end (also on failure and on Ctrl-C), unless `--keep-temp`.
+ * clone works) → write a plan CSV in a temp directory: a 2×2 design (read_pct 100/70 × block size
+ * 4/16 KiB, for the Fit sheet) at each of three IOPS levels (for the response curve, which needs
+ * three, and so the What-if sheet) → `iogen plan` on a scratch file in that directory (seeded, 1 s
+ * warm-up, a few seconds per step) → read its subinterval and summary CSV → `buildLabAnalysis` →
+ * `lab-report.xlsx` and `lab-report.html` in the output directory → the Steps table and the sheets
+ * written on stdout, with the CPU line's verdict (and, on a busy machine, why it is not usable). The
+ * temp directory is removed at the end (also on failure and on Ctrl-C), unless `--keep-temp`.
  *
  * Progress goes to stderr, the Steps table to stdout. Exit codes: 0 ok, 1 a step failed
  * (cargo missing, build failed, iogen failed, unreadable output), 2 bad usage.
@@ -15,7 +17,7 @@ import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { buildLabPlan } from "../../lab/lab-plan";
+import { buildLabAnalysis, type LabAnswers } from "../../lab/lab-plan";
 import type { WorkbookPlan } from "../../workbook/plan";
 import { readLabStream, type LabFileResult } from "../../import/detect";
 import { formatProblem } from "../../import/types";
@@ -27,26 +29,33 @@ import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 
-export const summary = "Demo without Excel: run a 2×2 iogen experiment, write lab-report.xlsx/.html, print the Steps";
+export const summary =
+  "Demo without Excel: run a small iogen experiment, write lab-report.xlsx/.html, print the Steps and the sheets";
 
-const HELP = `Usage: caplab lab [--out DIR] [--duration SECONDS] [--iops LOW,HIGH] [--size SIZE] [--keep-temp] [--force]
+/** The IOPS levels of the demo: three at least, so the response curve (and What-if) can be fitted. */
+const DEFAULT_IOPS = [500, 2000, 8000];
+
+const HELP = `Usage: caplab lab [--out DIR] [--duration SECONDS] [--iops A,B,C] [--size SIZE] [--keep-temp] [--force]
        npm run lab [-- options]
 
 Runs a small designed experiment with iogen (the bundled IO load generator) and analyses it,
 as 'caplab report' would:
   - builds iogen with 'cargo build --release' when cargo is available (first time: a few
     minutes), or uses iogen/target/release/iogen as it is;
-  - writes a 2x2 plan (read_pct 100 and 70 x two IOPS levels; 4 steps, seeded) to a temp
-    directory and runs 'iogen plan' on a scratch file there (1 s warm-up per step);
+  - writes a plan to a temp directory: a 2x2 design (read_pct 100/70 x block size 4/16 KiB)
+    at each IOPS level (3 levels: 12 steps, seeded), and runs 'iogen plan' on a scratch file
+    there (1 s warm-up per step);
   - writes lab-report.xlsx (opens in Excel or LibreOffice without the add-in) and
     lab-report.html (offline charts) in DIR, as a pair (an earlier pair is replaced only
-    with --force);
-  - prints the Steps table and removes the temp directory.
+    with --force): Summary, Steps, Model, Fit, What-if and Subintervals;
+  - prints the Steps table, the sheets written and the CPU line's verdict (on a busy machine,
+    other programs' CPU use is in the host CPU figures: it says so), and removes the temp
+    directory.
 
 Options:
   --out DIR           where to write the two reports (default: the current directory)
-  --duration SECONDS  measured seconds per step (default 4; 1-600)
-  --iops LOW,HIGH     the two IOPS levels (default 500,2000)
+  --duration SECONDS  measured seconds per step (default 3; 1-600)
+  --iops A,B,C        three or more IOPS levels (default ${DEFAULT_IOPS.join(",")})
   --size SIZE         scratch file size for iogen (default 64MiB)
   --iogen PATH        use this iogen binary instead of building one
   --keep-temp         keep the temp directory (plan, CSVs, scratch file) and print its path
@@ -59,7 +68,7 @@ Exit codes: 0 ok, 1 a step failed (its error is printed), 2 bad usage.
 interface Args {
   out: string;
   duration: number;
-  iops: [number, number];
+  iops: number[];
   size: string;
   iogen?: string;
   keepTemp: boolean;
@@ -85,8 +94,8 @@ function readArgs(args: string[]): Args {
   const { values: v } = parseOptions("lab", args, OPTIONS);
   const a: Args = {
     out: v.out ?? ".",
-    duration: 4,
-    iops: [500, 2000],
+    duration: 3,
+    iops: DEFAULT_IOPS,
     size: v.size ?? "64MiB",
     iogen: v.iogen,
     keepTemp: v["keep-temp"] ?? false,
@@ -101,10 +110,12 @@ function readArgs(args: string[]): Args {
   }
   if (v.iops !== undefined) {
     const parts = v.iops.split(",").map((p) => Number(p.trim()));
-    if (parts.length !== 2 || parts.some((p) => !Number.isInteger(p) || p < 1) || parts[0] === parts[1]) {
-      throw new UsageError(`--iops ${v.iops}: give two different whole numbers, e.g. 500,2000`);
+    if (parts.length < 3 || parts.some((p) => !Number.isInteger(p) || p < 1) || new Set(parts).size !== parts.length) {
+      throw new UsageError(
+        `--iops ${v.iops}: give three or more different whole numbers, e.g. ${DEFAULT_IOPS.join(",")} (the response curve needs three load levels)`,
+      );
     }
-    a.iops = [Math.min(...parts), Math.max(...parts)];
+    a.iops = [...parts].sort((x, y) => x - y);
   }
   if (!/^\d+(\.\d+)?\s*([KMGT](iB)?|[kKMGT]B|B)?$/i.test(a.size)) {
     throw new UsageError(`--size ${a.size}: give a size such as 64MiB`);
@@ -221,18 +232,22 @@ export async function buildIogen(root: string, cargo: string | null, io: CliIo):
   return binary;
 }
 
-/** The 2×2 plan: read_pct 100/70 × the two IOPS levels, in standard order. */
-export function labPlanCsv(iops: [number, number]): string {
-  const rows = [
-    [100, iops[0]],
-    [70, iops[0]],
-    [100, iops[1]],
-    [70, iops[1]],
-  ];
-  return (
-    ["StdOrder,step_name,read_pct,iops", ...rows.map(([r, x], i) => `${i + 1},r${r}-iops${x},${r},${x}`)].join("\n") +
-    "\n"
-  );
+/**
+ * The plan: at each IOPS level (lowest first), a 2×2 design of read_pct 100/70 × block size
+ * 4/16 KiB in standard order. Two factors at two levels give the Fit sheet; three load levels give
+ * the response curve (and so the What-if sheet).
+ */
+export function labPlanCsv(iops: readonly number[]): string {
+  const rows: string[] = [];
+  for (const x of iops)
+    for (const [r, kib] of [
+      [100, 4],
+      [70, 4],
+      [100, 16],
+      [70, 16],
+    ])
+      rows.push(`${rows.length + 1},r${r}-${kib}k-iops${x},${r},${kib}KiB,${x}`);
+  return ["StdOrder,step_name,read_pct,block_size,iops", ...rows].join("\n") + "\n";
 }
 
 async function readResult(file: string): Promise<LabFileResult> {
@@ -274,6 +289,103 @@ function checkedArgs(args: string[]): Args {
   return a;
 }
 
+/** Runs iogen on the plan in `tmp`; returns the subinterval and summary CSV paths. */
+async function runExperiment(
+  a: Args,
+  iogen: string,
+  tmp: string,
+  io: CliIo,
+  signal: AbortSignal,
+): Promise<[string, string]> {
+  const planCsv = path.join(tmp, "plan.csv");
+  const sub = path.join(tmp, "subintervals.csv");
+  const sum = path.join(tmp, "summary.csv");
+  fs.writeFileSync(planCsv, labPlanCsv(a.iops));
+  const iogenArgs = [
+    "plan",
+    planCsv,
+    "--target",
+    path.join(tmp, "scratch.dat"),
+    "--size",
+    a.size,
+    "--warmup",
+    "1s",
+    "--duration",
+    `${a.duration}s`,
+    "--subinterval",
+    "1s",
+    "--seed",
+    "20261122",
+    "--csv",
+    sub,
+    "--summary",
+    sum,
+  ];
+  const steps = 4 * a.iops.length;
+  io.err(
+    `caplab lab: running ${steps} steps (read_pct 100/70 × block size 4/16 KiB at ${a.iops.join("/")} IOPS, ` +
+      `${a.duration} s + 1 s warm-up per step, about ${steps * (1 + a.duration)} s) on a ${a.size} scratch file in ${tmp}\n`,
+  );
+  const r = await runProgram(iogen, iogenArgs, { cwd: tmp, onLine: (l) => io.err(`  ${l}\n`), signal });
+  if (r.code !== 0) {
+    throw new LabError(
+      `iogen failed (exit ${r.code ?? r.signal}): ${iogen} ${iogenArgs.join(" ")}\n${r.stderrTail.trimEnd()}`,
+    );
+  }
+  for (const f of [sub, sum]) if (!fs.existsSync(f)) throw new LabError(`iogen exited 0 but did not write ${f}`);
+  return [sub, sum];
+}
+
+/** The machine's load per core now (1-minute load average / cores); 0 where the OS gives none. */
+function loadPerCore(): number {
+  return os.loadavg()[0] / Math.max(1, os.cpus().length);
+}
+
+/**
+ * The CPU line's verdict per level, in words, and why a line is not usable when the machine was
+ * busy: other programs' CPU use is in the host CPU figures iogen records (cpu_busy_pct), so the
+ * CPU per IO cannot be told from it.
+ */
+export function cpuLines(answers: LabAnswers, busiestLoadPerCore: number, cores: number): string[] {
+  return answers.cpu.groups.map((g) => {
+    const name = g.group === "" || g.group === "all steps" ? "" : ` (${g.group})`;
+    const busy =
+      g.usable !== "usable" && busiestLoadPerCore > 0.5
+        ? ` The machine was busy while it ran (load average up to ${(busiestLoadPerCore * cores).toFixed(1)} on ${cores} ` +
+          `core${cores === 1 ? "" : "s"}): other programs' CPU use is in the host CPU figures. Rerun on an idle machine for a usable line.`
+        : "";
+    return `CPU line${name}: ${g.verdict}${busy}`;
+  });
+}
+
+/** Analyses iogen's output and writes the two reports; prints the Steps, the sheets and the CPU line. */
+async function analyseAndWrite(a: Args, files: [string, string], busiest: number, io: CliIo): Promise<void> {
+  io.err("caplab lab: analysing ...\n");
+  const inputs = [await readResult(files[0]), await readResult(files[1])];
+  let plan: WorkbookPlan;
+  let answers: LabAnswers;
+  try {
+    ({ plan, answers } = buildLabAnalysis(inputs, { title: "Capacity Lab demo: iogen experiment" }));
+  } catch (e) {
+    throw new LabError(`analysis failed: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  const replaced = xmlIllegalWarning(planXmlIllegal(plan));
+  if (replaced) io.err(`caplab lab: warning: ${replaced}\n`);
+  let written: string[];
+  try {
+    written = await writeOutputs(labOutputs(a.out, plan), { force: a.force });
+  } catch (e) {
+    if (e instanceof OutputError || e instanceof UsageError) throw new LabError(`${e.message}; nothing was written`);
+    throw e;
+  }
+  const steps = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
+  if (steps) io.out(`\nSteps\n${formatTextTable(steps, Math.max(80, process.stdout.columns ?? 120))}\n`);
+  const busy = Math.max(busiest, loadPerCore());
+  io.out(`\n${cpuLines(answers, busy, os.cpus().length).join("\n")}\n`);
+  io.out(`\nSheets written: ${plan.sheets.map((s) => s.name).join(", ")}\n`);
+  io.err(`caplab lab: wrote ${written[0]} and ${written[1]} (open it in a browser; no network needed)\n`);
+}
+
 /** Runs `caplab lab`; returns the exit code. */
 export async function run(args: string[], io: CliIo): Promise<number> {
   let a: Args;
@@ -307,68 +419,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   try {
     const iogen = await ensureIogen(a, io);
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-lab-"));
-    const planCsv = path.join(tmp, "plan.csv");
-    const sub = path.join(tmp, "subintervals.csv");
-    const sum = path.join(tmp, "summary.csv");
-    fs.writeFileSync(planCsv, labPlanCsv(a.iops));
-    const iogenArgs = [
-      "plan",
-      planCsv,
-      "--target",
-      path.join(tmp, "scratch.dat"),
-      "--size",
-      a.size,
-      "--warmup",
-      "1s",
-      "--duration",
-      `${a.duration}s`,
-      "--subinterval",
-      "1s",
-      "--seed",
-      "20261122",
-      "--csv",
-      sub,
-      "--summary",
-      sum,
-    ];
-    const total = 4 * (1 + a.duration);
-    io.err(
-      `caplab lab: running a 2×2 plan (read_pct 100/70 × ${a.iops[0]}/${a.iops[1]} IOPS, ` +
-        `${a.duration} s + 1 s warm-up per step, about ${total} s) on a ${a.size} scratch file in ${tmp}\n`,
-    );
-    const r = await runProgram(iogen, iogenArgs, { cwd: tmp, onLine: (l) => io.err(`  ${l}\n`), signal: abort.signal });
-    if (r.code !== 0) {
-      throw new LabError(
-        `iogen failed (exit ${r.code ?? r.signal}): ${iogen} ${iogenArgs.join(" ")}\n${r.stderrTail.trimEnd()}`,
-      );
-    }
-    for (const f of [sub, sum]) if (!fs.existsSync(f)) throw new LabError(`iogen exited 0 but did not write ${f}`);
-
-    io.err("caplab lab: analysing ...\n");
-    const inputs = [await readResult(sub), await readResult(sum)];
-    let plan: WorkbookPlan;
-    try {
-      plan = buildLabPlan(inputs, { title: "Capacity Lab demo: 2×2 iogen experiment" });
-    } catch (e) {
-      throw new LabError(`analysis failed: ${e instanceof Error ? e.message : String(e)}`);
-    }
-    let xlsxPath: string;
-    let htmlPath: string;
-    const replaced = xmlIllegalWarning(planXmlIllegal(plan));
-    if (replaced) io.err(`caplab lab: warning: ${replaced}\n`);
-    try {
-      [xlsxPath, htmlPath] = await writeOutputs(labOutputs(a.out, plan), { force: a.force });
-    } catch (e) {
-      if (e instanceof OutputError || e instanceof UsageError) throw new LabError(`${e.message}; nothing was written`);
-      throw e;
-    }
-
-    const steps = plan.sheets.find((s) => s.name === "Steps")?.tables[0];
-    if (steps) io.out(`\nSteps\n${formatTextTable(steps, Math.max(80, process.stdout.columns ?? 120))}\n`);
-    io.err(
-      `caplab lab: wrote ${xlsxPath} (${plan.sheets.map((s) => s.name).join(", ")}) and ${htmlPath} ` +
-        `(open it in a browser; no network needed)\n`,
-    );
+    const before = loadPerCore();
+    const files = await runExperiment(a, iogen, tmp, io, abort.signal);
+    await analyseAndWrite(a, files, Math.max(before, loadPerCore()), io);
     if (a.keepTemp) io.err(`caplab lab: kept ${tmp}\n`);
     return 0;
   } catch (e) {
