@@ -6,7 +6,7 @@
 import erfcinv from "@stdlib/math-base-special-erfcinv";
 import tQuantile from "@stdlib/stats-base-dists-t-quantile";
 import { DomainError } from "./errors";
-import type { SeenEnoughMethod, SeenEnoughResult, SeenEnoughSettings } from "./seen-enough-types";
+import type { SeenEnoughMethod, SeenEnoughSettings, SeenEnoughWindow } from "./seen-enough-types";
 
 /** Upper clip of the AR(1) coefficient estimate ρ̂. */
 export const AR1_MAX_RHO = 0.95;
@@ -233,7 +233,7 @@ function runningHalfWidth(
 export function precisionRule(
   samples: readonly number[],
   { accuracy, confidence, minSamples, method }: SeenEnoughSettings,
-): SeenEnoughResult {
+): SeenEnoughWindow {
   const n = samples.length;
   const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(samples, 0, n), n) : 0;
   const lmin = shortestWindow(method, minSamples);

@@ -7,7 +7,15 @@
  */
 import { DomainError } from "./errors";
 import { AR1_MAX_RHO, ar1Rho, lag1Autocorrelation, windowHalfWidth } from "./seen-enough-precision";
-import type { SeenEnoughMethod, SeenEnoughResult, SeenEnoughSettings } from "./seen-enough-types";
+import { MSER_BATCH, nonStationarity, trendEndLevel, warmupInterval } from "./seen-enough-report";
+import {
+  STEADY_MIN_SECONDS,
+  type SeenEnoughMethod,
+  type SeenEnoughResult,
+  type SeenEnoughSettings,
+} from "./seen-enough-types";
+
+export { MSER_BATCH };
 
 /**
  * Shortest steady-state window of the "detect" rule (samples), the default floor that `minSamples`
@@ -15,9 +23,6 @@ import type { SeenEnoughMethod, SeenEnoughResult, SeenEnoughSettings } from "./s
  * ends after 80 samples looks like steady state until then, so shorter windows stop inside it.
  */
 export const STEADY_MIN_WINDOW = 90;
-
-/** MSER batch size (MSER-5: White, Cobb & Spratt 2000). */
-export const MSER_BATCH = 5;
 
 /**
  * Largest |t| of the retained window's trend (least-squares slope over its standard error) the
@@ -53,10 +58,39 @@ export const RECHECK_POINTS = 2;
  */
 export const TRUNCATION_Z = 2;
 
+/**
+ * The first stopping chance, calibrated to the cost limit: at the floor W the trend limit is this
+ * (not {@link TREND_T_LIMIT}), rising linearly to 1.5 at (1 + {@link FIRST_CHANCE_RAMP})·W samples.
+ * With 1.5 from the start 75 % of steady series (ρ = 0, ±5 %) stopped at the floor where a median stop
+ * at the floor needs just over half; the drifts still under way at the floor were most of the misses
+ * (docs/seen-enough.md, "Spending the cost budget").
+ */
+export const FIRST_CHANCE_TREND_T = 0.8;
+
+/** How far past the floor, as a fraction of it, the trend limit reaches 1.5 ({@link FIRST_CHANCE_TREND_T}). */
+export const FIRST_CHANCE_RAMP = 0.2;
+
+/**
+ * The reported level is the least-squares level at the last sample ({@link trendEndLevel}) when the
+ * retained window's trend |t| is at least this; the window mean otherwise. 0: whenever a trend can be
+ * fitted — in the Monte Carlo study it covered as well as the mean on steady series and better on every
+ * drift (|t| > 1, where the mean's estimated bias exceeds the fitted level's extra variance, and
+ * |t| > 0.5 covered less on the slow drifts; docs/seen-enough.md).
+ */
+export const LEVEL_TREND_T = 0;
+
 /** The tuning of the "detect" rule; the bench varies it, the worksheet function uses the constants. */
 export interface SteadyStateTuning {
   /** Shortest steady-state window (samples). */
   minWindow: number;
+  /** Shortest steady-state window in seconds, when the subinterval length is known. */
+  minSeconds: number;
+  /** Trend limit at the floor ({@link FIRST_CHANCE_TREND_T}); equal to trendLimit: no calibration. */
+  firstTrendLimit: number;
+  /** Fraction of the floor over which the trend limit rises to trendLimit ({@link FIRST_CHANCE_RAMP}). */
+  firstRamp: number;
+  /** |t| from which the fitted level at the last sample is reported ({@link LEVEL_TREND_T}); Infinity: never. */
+  levelTrendT: number;
   /** Largest accepted |t| of the trend. */
   trendLimit: number;
   /** Weight β of the drift allowance β·|m − m₂|/|m| added to h (m₂ the mean of the window's second half). */
@@ -71,6 +105,10 @@ export interface SteadyStateTuning {
 
 export const STEADY_STATE_TUNING: Readonly<SteadyStateTuning> = Object.freeze({
   minWindow: STEADY_MIN_WINDOW,
+  minSeconds: STEADY_MIN_SECONDS,
+  firstTrendLimit: FIRST_CHANCE_TREND_T,
+  firstRamp: FIRST_CHANCE_RAMP,
+  levelTrendT: LEVEL_TREND_T,
   trendLimit: TREND_T_LIMIT,
   driftWeight: DRIFT_WEIGHT,
   recheckFraction: RECHECK_FRACTION,
@@ -271,11 +309,12 @@ function lookedSteady(
   opts: SeenEnoughSettings,
   tuning: Readonly<SteadyStateTuning>,
   minWindow: number,
+  trendLimit: number,
 ): boolean {
   const d = steadyStart(x, end, opts.method, tuning.truncationZ);
   if (2 * d > end) return false;
   const length = end - d;
-  if (length >= minWindow && Math.abs(trendT(x, d, end, opts.method)) > tuning.trendLimit) return false;
+  if (length >= minWindow && Math.abs(trendT(x, d, end, opts.method)) > trendLimit) return false;
   let sum = 0;
   for (let i = d; i < end; i++) sum += x[i];
   const mean = sum / length;
@@ -284,7 +323,7 @@ function lookedSteady(
 }
 
 /** How the "detect" rule judged a series (the bench reports why runs did not stop). */
-export interface SteadyStateVerdict extends SeenEnoughResult {
+export interface SteadyStateVerdict extends Omit<SeenEnoughResult, "fromLow" | "fromHigh" | "warnings"> {
   /** Samples dropped as warm-up (from − 1). */
   dropped: number;
   /** The retained window's trend t, NaN when not computed (window too short). */
@@ -292,7 +331,34 @@ export interface SteadyStateVerdict extends SeenEnoughResult {
 }
 
 /**
- * The "detect" rule on samples already checked and scaled (x / scale, see {@link powerOfTwoScale}).
+ * The shortest steady-state window in samples and what set it: max(W, minSamples, 3) samples, or
+ * ⌈T / subintervalSeconds⌉ when the subinterval length is known and that is longer (T = minSeconds;
+ * 1e-9 is taken off before rounding up, so 90 s of 0.3-s subintervals are 300, not 301).
+ */
+export function steadyFloor(
+  opts: SeenEnoughSettings,
+  tuning: Readonly<SteadyStateTuning>,
+): { minWindow: number; boundBy: "samples" | "seconds" } {
+  const bySamples = Math.max(tuning.minWindow, opts.minSamples, 3);
+  const dt = opts.subintervalSeconds;
+  if (dt === undefined) return { minWindow: bySamples, boundBy: "samples" };
+  const bySeconds = Math.ceil(tuning.minSeconds / dt - 1e-9);
+  return bySeconds > bySamples
+    ? { minWindow: bySeconds, boundBy: "seconds" }
+    : { minWindow: bySamples, boundBy: "samples" };
+}
+
+/** The trend limit at n samples: firstTrendLimit at the floor, rising linearly to trendLimit over firstRamp·floor. */
+export function trendLimitAt(n: number, minWindow: number, tuning: Readonly<SteadyStateTuning>): number {
+  const { trendLimit, firstTrendLimit, firstRamp } = tuning;
+  if (!(firstRamp > 0) || firstTrendLimit >= trendLimit) return trendLimit;
+  const rise = (trendLimit - firstTrendLimit) * Math.max(0, (n - minWindow) / (firstRamp * minWindow));
+  return Math.min(trendLimit, firstTrendLimit + rise);
+}
+
+/**
+ * The "detect" rule on samples already checked and scaled (x / scale, see {@link powerOfTwoScale}):
+ * the verdict and the level; {@link steadyStateReport} adds the warm-up interval and the warnings.
  * Exported for the Monte Carlo bench, which varies the tuning; the worksheet function calls
  * {@link seenEnough}.
  */
@@ -302,15 +368,18 @@ export function steadyStateRule(
   opts: SeenEnoughSettings,
   tuning: Readonly<SteadyStateTuning> = STEADY_STATE_TUNING,
 ): SteadyStateVerdict {
-  const { accuracy, confidence, minSamples, method } = opts;
+  const { accuracy, confidence, method } = opts;
   const n = x.length;
-  const minWindow = Math.max(tuning.minWindow, minSamples, 3);
+  const { minWindow, boundBy } = steadyFloor(opts, tuning);
   const verdict = (seen: boolean, d: number, trend: number): SteadyStateVerdict => {
     const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(x, d, n), n - d) : 0;
     const { mean, h } = windowHalfWidth(x, d, n, confidence, method, rho);
     if (h === Infinity) {
       throw new DomainError("samples", "the steady-state window's mean is 0, so no relative accuracy exists", "div0");
     }
+    const t = Number.isNaN(trend) && n - d >= 3 ? trendT(x, d, n, method) : trend;
+    const fitted = Math.abs(t) >= tuning.levelTrendT ? trendEndLevel(x, d, n, confidence, method) : undefined;
+    const useFit = fitted !== undefined && Number.isFinite(fitted.h);
     return {
       seenEnough: seen && h + driftAllowance(x, d, n, mean, tuning.driftWeight) <= accuracy,
       from: d + 1,
@@ -318,6 +387,11 @@ export function steadyStateRule(
       mean: mean * scale,
       achieved: h,
       required: accuracy,
+      boundBy,
+      minWindow,
+      level: (useFit ? fitted.level : mean) * scale,
+      levelAchieved: useFit ? fitted.h : h,
+      levelKind: useFit ? "trend end" : "mean",
       dropped: d,
       trend,
     };
@@ -327,12 +401,41 @@ export function steadyStateRule(
   // "Run longer" (White 1997): a truncation point in the second half means no stationary tail yet.
   if (2 * d > n || n - d < minWindow) return verdict(false, d, NaN);
   const trend = trendT(x, d, n, method);
-  const v = verdict(Math.abs(trend) <= tuning.trendLimit, d, trend);
+  const limit = trendLimitAt(n, minWindow, tuning);
+  const v = verdict(Math.abs(trend) <= limit, d, trend);
   if (!v.seenEnough || tuning.recheckFraction <= 0) return v;
   const step = Math.ceil(n * tuning.recheckFraction);
   for (let j = 1; j <= tuning.recheckPoints; j++) {
     // Not yet: the answer stays the window judged at n, reported as not seen enough.
-    if (!lookedSteady(x, n - j * step, v.achieved, opts, tuning, minWindow)) return { ...v, seenEnough: false };
+    if (!lookedSteady(x, n - j * step, v.achieved, opts, tuning, minWindow, limit)) return { ...v, seenEnough: false };
   }
   return v;
+}
+
+/**
+ * The report the verdict does not need: where the warm-up may have ended ({@link warmupInterval}) and
+ * the non-stationarity warnings ({@link nonStationarity}; only once the series reaches the floor).
+ */
+export function steadyStateReport(
+  x: readonly number[],
+  v: SteadyStateVerdict,
+  opts: SeenEnoughSettings,
+  tuning: Readonly<SteadyStateTuning> = STEADY_STATE_TUNING,
+): SeenEnoughResult {
+  const { dropped: d, trend: _trend, ...result } = v;
+  const n = x.length;
+  const length = n - d;
+  let sum = 0;
+  for (let i = d; i < n; i++) sum += x[i];
+  const keptMean = sum / length;
+  let ss = 0;
+  for (let i = d; i < n; i++) ss += (x[i] - keptMean) ** 2;
+  const k2 = longRunFactor(opts.method, length, () => lag1Autocorrelation(x, d, n));
+  const { low, high } =
+    length >= 2 ? warmupInterval(x, d, n, (k2 * ss) / (length - 1), tuning.truncationZ) : { low: d, high: d };
+  const warnings =
+    n >= v.minWindow
+      ? nonStationarity(x, d, steadyStart(x, n - 2 * Math.ceil(n / 10), opts.method, tuning.truncationZ))
+      : [];
+  return { ...result, fromLow: low + 1, fromHigh: high + 1, warnings };
 }

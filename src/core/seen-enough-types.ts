@@ -23,10 +23,38 @@ export interface SeenEnoughOptions {
   method?: SeenEnoughMethod;
   /** Find the warm-up transient first ("detect", default) or not ("off"). */
   transient?: SeenEnoughTransient;
+  /**
+   * Length of one subinterval in seconds (> 0), when known. With "detect" the shortest steady-state
+   * window is then the longer of 90 samples (or `minSamples`) and {@link STEADY_MIN_SECONDS} seconds;
+   * omitted, it counts samples only.
+   */
+  subintervalSeconds?: number;
 }
 
-/** The options with their defaults filled in and checked. */
-export type SeenEnoughSettings = Required<SeenEnoughOptions>;
+/** The options with their defaults filled in and checked (`subintervalSeconds` stays optional). */
+export type SeenEnoughSettings = Required<Omit<SeenEnoughOptions, "subintervalSeconds">> & {
+  subintervalSeconds?: number;
+};
+
+/**
+ * Seconds of the shortest steady-state window when the subinterval length is known (T). 90 s: the
+ * 90-sample floor the Monte Carlo study chose, at iogen's default 1-s subinterval, so a run sampled
+ * every 100 ms waits as long as the same run sampled every second (docs/seen-enough.md, "A floor in
+ * time"); longer than the write warm-ups recorded on real disks (tests/fixtures/steady-state-real/),
+ * 1.5 of SNIA PTS's one-minute rounds, three of fio's `ss_dur=30s` example windows.
+ */
+export const STEADY_MIN_SECONDS = 90;
+
+/**
+ * Why the data may not be steady, whatever the verdict (docs/functions/SEEN_ENOUGH.md, "Warnings"):
+ * - "cut moving": where steady state begins moved later by at least ⌈n/10⌉ samples over the last
+ *   2⌈n/10⌉ (the warm-up estimate advances at half the rate data arrive or faster);
+ * - "variance changing": the noise (mean square successive difference over the mean squared) of the
+ *   retained window's two halves differs by more than a factor 4 (2 in standard deviation);
+ * - "bursts": the ⌈L/50⌉ samples farthest from the retained window's median hold more than half of
+ *   its squared deviations from the median.
+ */
+export type SeenEnoughWarning = "cut moving" | "variance changing" | "bursts";
 
 export interface SeenEnoughResult {
   /** True when a window passed. */
@@ -41,7 +69,35 @@ export interface SeenEnoughResult {
   achieved: number;
   /** The accuracy asked for (a fraction). */
   required: number;
+  /** What set the shortest steady-state window: "samples" (max(90, minSamples)) or "seconds" (T / subintervalSeconds). */
+  boundBy: "samples" | "seconds";
+  /** The shortest steady-state window, in samples ("off": the shortest window tried). */
+  minWindow: number;
+  /**
+   * Where steady state may have begun: the earliest and latest 1-based sample consistent with the
+   * data (fromLow ≤ from ≤ fromHigh; see {@link warmupInterval}); "off": both equal `from`.
+   */
+  fromLow: number;
+  fromHigh: number;
+  /**
+   * The level to report, unit of the samples: the window mean, or — when the window's trend |t|
+   * is at least {@link LEVEL_TREND_T} — the least-squares level at its last sample (a drift not yet over
+   * leaves the mean behind the level it is heading to).
+   */
+  level: number;
+  /** The relative half-width of `level` (a fraction): `achieved` for the mean, h_ℓ for the fitted level. */
+  levelAchieved: number;
+  /** Which level: "mean" or "trend end". */
+  levelKind: "mean" | "trend end";
+  /** Non-stationarity warnings, empty when none (always empty with "off"). */
+  warnings: SeenEnoughWarning[];
 }
+
+/** The verdict and window alone, as the precision-only rule ("off") computes them. */
+export type SeenEnoughWindow = Pick<
+  SeenEnoughResult,
+  "seenEnough" | "from" | "samples" | "mean" | "achieved" | "required"
+>;
 
 /**
  * The defaults of SEEN_ENOUGH (and of iogen's `--seen-enough`, whose Rust constants a test holds to

@@ -5,8 +5,8 @@
  * Pure; throws only DomainError.
  */
 import { DomainError } from "./errors";
-import { precisionRule } from "./seen-enough-precision";
-import { powerOfTwoScale, steadyStateRule } from "./seen-enough-steady";
+import { precisionRule, shortestWindow } from "./seen-enough-precision";
+import { powerOfTwoScale, steadyStateReport, steadyStateRule } from "./seen-enough-steady";
 import {
   SEEN_ENOUGH_DEFAULTS,
   SEEN_ENOUGH_METHODS,
@@ -18,6 +18,7 @@ import {
 export * from "./seen-enough-types";
 export * from "./seen-enough-precision";
 export * from "./seen-enough-steady";
+export * from "./seen-enough-report";
 
 /** The options with their defaults filled in, each checked; throws DomainError naming the bad one. */
 function checkOptions(options: SeenEnoughOptions): SeenEnoughSettings {
@@ -46,7 +47,21 @@ function checkOptions(options: SeenEnoughOptions): SeenEnoughSettings {
   if (!SEEN_ENOUGH_METHODS.includes(method)) {
     throw new DomainError("method", `must be "iid", "ivy" or "ar1", got "${String(method)}"`, "value");
   }
-  return { accuracy, confidence, minSamples, method, transient };
+  const subintervalSeconds = checkSubinterval(options.subintervalSeconds);
+  const settings: SeenEnoughSettings = { accuracy, confidence, minSamples, method, transient };
+  return subintervalSeconds === undefined ? settings : { ...settings, subintervalSeconds };
+}
+
+/** The subinterval length: undefined or a finite number > 0. */
+function checkSubinterval(seconds: number | undefined): number | undefined {
+  if (seconds !== undefined && !(Number.isFinite(seconds) && seconds > 0)) {
+    throw new DomainError(
+      "subinterval_s",
+      `must be the length of one subinterval in seconds, > 0, got ${seconds}`,
+      "num",
+    );
+  }
+  return seconds;
 }
 
 /** At least 2 samples, every one a finite number. */
@@ -138,15 +153,19 @@ export function seenEnough(samples: readonly number[], options: SeenEnoughOption
   const x = scale === 1 ? samples : samples.map((v) => v / scale);
   if (opts.transient === "off") {
     const r = precisionRule(x, opts);
-    return { ...r, mean: r.mean * scale };
+    const mean = r.mean * scale;
+    return {
+      ...r,
+      mean,
+      boundBy: "samples",
+      minWindow: shortestWindow(opts.method, opts.minSamples),
+      fromLow: r.from,
+      fromHigh: r.from,
+      level: mean,
+      levelAchieved: r.achieved,
+      levelKind: "mean",
+      warnings: [],
+    };
   }
-  const v = steadyStateRule(x, scale, opts);
-  return {
-    seenEnough: v.seenEnough,
-    from: v.from,
-    samples: v.samples,
-    mean: v.mean,
-    achieved: v.achieved,
-    required: v.required,
-  };
+  return steadyStateReport(x, steadyStateRule(x, scale, opts), opts);
 }

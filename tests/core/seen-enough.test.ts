@@ -31,8 +31,24 @@ interface VectorCase {
   min_samples: number;
   method: SeenEnoughMethod;
   transient: SeenEnoughTransient;
+  subinterval_s?: number;
   expected:
-    | { seen_enough: boolean; from: number; samples: number; mean: number; achieved: number; required: number }
+    | {
+        seen_enough: boolean;
+        from: number;
+        samples: number;
+        mean: number;
+        achieved: number;
+        required: number;
+        bound_by: "samples" | "seconds";
+        min_window: number;
+        from_low: number;
+        from_high: number;
+        level: number;
+        level_achieved: number;
+        level_kind: "mean" | "trend end";
+        warnings: string[];
+      }
     | { error: string };
 }
 
@@ -62,6 +78,10 @@ describe("defaults", () => {
       recheck_fraction: number;
       recheck_points: number;
       truncation_z: number;
+      min_seconds: number;
+      first_chance_trend_t: number;
+      first_chance_ramp: number;
+      level_trend_t: number;
     };
     expect(SEEN_ENOUGH_DEFAULTS).toEqual({
       accuracy: file.accuracy,
@@ -77,6 +97,10 @@ describe("defaults", () => {
       recheckFraction: file.recheck_fraction,
       recheckPoints: file.recheck_points,
       truncationZ: file.truncation_z,
+      minSeconds: file.min_seconds,
+      firstTrendLimit: file.first_chance_trend_t,
+      firstRamp: file.first_chance_ramp,
+      levelTrendT: file.level_trend_t,
     });
   });
 
@@ -106,6 +130,7 @@ describe("seen_enough.json vectors", () => {
         minSamples: c.min_samples,
         method: c.method,
         transient: c.transient,
+        ...(c.subinterval_s === undefined ? {} : { subintervalSeconds: c.subinterval_s }),
       });
     if ("error" in c.expected) {
       const arg = c.expected.error.split(":")[0];
@@ -119,6 +144,19 @@ describe("seen_enough.json vectors", () => {
     expect(relClose(r.mean, c.expected.mean, 1e-9)).toBe(true);
     expect(relClose(r.achieved, c.expected.achieved, 1e-9)).toBe(true);
     expect(r.required).toBe(c.expected.required);
+    expect([r.boundBy, r.minWindow, r.fromLow, r.fromHigh, r.levelKind, r.warnings]).toEqual([
+      c.expected.bound_by,
+      c.expected.min_window,
+      c.expected.from_low,
+      c.expected.from_high,
+      c.expected.level_kind,
+      c.expected.warnings,
+    ]);
+    expect(relClose(r.level, c.expected.level, 1e-9)).toBe(true);
+    // A noiseless window has h_ℓ of a few 1e-16 either way: compare with an absolute floor of 1e-9.
+    expect(Math.abs(r.levelAchieved - c.expected.level_achieved)).toBeLessThanOrEqual(
+      1e-9 * Math.max(1, Math.abs(c.expected.level_achieved)),
+    );
   });
 });
 
@@ -405,6 +443,14 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
       mean: 1234.5,
       achieved: 0,
       required: 0.05,
+      boundBy: "samples",
+      minWindow: 90,
+      fromLow: 1,
+      fromHigh: 1,
+      level: 1234.5,
+      levelAchieved: 0,
+      levelKind: "trend end",
+      warnings: [],
     });
     expect(seenEnough(Array(89).fill(1234.5))).toMatchObject({ seenEnough: false, from: 1, samples: 89, achieved: 0 });
   });

@@ -42,6 +42,10 @@ DRIFT_WEIGHT = 2.0
 RECHECK_FRACTION = 0.1
 RECHECK_POINTS = 2
 TRUNCATION_Z = 2.0
+STEADY_MIN_SECONDS = 90.0
+FIRST_CHANCE_TREND_T = 0.8
+FIRST_CHANCE_RAMP = 0.2
+LEVEL_TREND_T = 0.0
 
 
 class Invalid(Exception):
@@ -155,7 +159,7 @@ def steady_start(y, method):
     return d if gap > TRUNCATION_Z * se else 0
 
 
-def looked_steady(y, h, accuracy, min_samples, method):
+def looked_steady(y, h, accuracy, window_min, method, limit):
     """One look-back point: the start as in step 2, the trend if the retained part is long enough,
     and the drift allowance added to the h judged now."""
     end = len(y)
@@ -163,11 +167,11 @@ def looked_steady(y, h, accuracy, min_samples, method):
     if 2 * d > end:
         return False
     w = y[d:]
-    if len(w) >= max(STEADY_MIN_WINDOW, min_samples):
+    if len(w) >= window_min:
         t = trend_t(w, method)
-        if abs(abs(t) - TREND_T_LIMIT) <= 1e-6:
+        if abs(abs(t) - limit) <= 1e-6:
             raise RuntimeError(f"knife-edge look-back trend t = {t}")
-        if abs(t) > TREND_T_LIMIT:
+        if abs(t) > limit:
             return False
     m = math.fsum(w) / len(w)
     if m == 0:
@@ -179,25 +183,144 @@ def looked_steady(y, h, accuracy, min_samples, method):
     return total <= accuracy
 
 
-def detect_rule(samples, accuracy, confidence, min_samples, method):
+def steady_floor(min_samples, subinterval_s):
+    """The shortest steady-state window: max(90, min_samples, 3) samples, or ceil(T/dt - 1e-9) if longer."""
+    by_samples = max(STEADY_MIN_WINDOW, min_samples, 3)
+    if subinterval_s is None:
+        return by_samples, "samples"
+    by_seconds = math.ceil(STEADY_MIN_SECONDS / subinterval_s - 1e-9)
+    return (by_seconds, "seconds") if by_seconds > by_samples else (by_samples, "samples")
+
+
+def trend_limit_at(n, window_min):
+    """0.8 at the floor, rising linearly to 1.5 at 1.2 times the floor."""
+    rise = (TREND_T_LIMIT - FIRST_CHANCE_TREND_T) * max(0.0, (n - window_min) / (FIRST_CHANCE_RAMP * window_min))
+    return min(TREND_T_LIMIT, FIRST_CHANCE_TREND_T + rise)
+
+
+def trend_end_level(w, confidence, method):
+    """Least-squares level at the last sample of w and its relative half-width (numpy polyfit)."""
+    w = np.asarray(w, dtype=float)
+    length = len(w)
+    i = np.arange(length, dtype=float)
+    slope, intercept = np.polyfit(i, w, 1)
+    level = float(intercept + slope * (length - 1))
+    resid = w - (intercept + slope * i)
+    sse = float(np.sum(resid**2))
+    if method == "iid":
+        k = 1.0
+    elif method == "ivy":
+        k = 2.0
+    else:
+        r = float(np.sum(resid[:-1] * resid[1:])) / sse if sse > 1e-24 * length else 0.0
+        rho = min(max(r + (1 + 4 * r) / length + AR1_RHO_Z * math.sqrt(max(0.0, 1 - r * r) / length), 0.0),
+                  AR1_MAX_RHO)
+        a = math.fsum((1 - j / length) * rho**j for j in range(1, length))
+        k = math.sqrt((1 + 2 * a) / (1 - 2 * a / (length - 1)))
+    sxx = float(np.sum((i - i.mean()) ** 2))
+    se = math.sqrt(sse / (length - 2)) * math.sqrt(1 / length + ((length - 1) / 2) ** 2 / sxx)
+    t = abs(student_t.ppf((1 - confidence) / 2, length - 2))
+    if level == 0:
+        return level, math.inf
+    return level, k * t * se / abs(level)
+
+
+def warmup_interval(y, d, method):
+    """Earliest and latest start (0-based, steps of 5) the truncation test cannot tell apart from d."""
+    n = len(y)
+    kept = y[d:]
+    m_kept = math.fsum(kept) / len(kept)
+    k2s2 = long_run_factor(kept, method) * math.fsum((v - m_kept) ** 2 for v in kept) / (len(kept) - 1)
+
+    def differs(a, b, c):  # mean of y[a:b] vs mean of y[b:c]
+        se = math.sqrt(k2s2 * (1 / (b - a) + 1 / (c - b)))
+        gap = abs(math.fsum(y[a:b]) / (b - a) - math.fsum(y[b:c]) / (c - b))
+        if se > 0 and abs(gap - TRUNCATION_Z * se) <= 1e-6 * TRUNCATION_Z * se:
+            raise RuntimeError(f"knife-edge warm-up interval at {a}, {b}, {c}")
+        return gap > TRUNCATION_Z * se
+
+    low = d
+    b = d - MSER_BATCH
+    while b >= 0:
+        se = math.sqrt(k2s2 * (1 / (d - b) + 1 / (n - d)))
+        gap = abs(math.fsum(y[b:d]) / (d - b) - m_kept)
+        if se > 0 and abs(gap - TRUNCATION_Z * se) <= 1e-6 * TRUNCATION_Z * se:
+            raise RuntimeError(f"knife-edge warm-up interval low at {b}")
+        if gap > TRUNCATION_Z * se:
+            break
+        low = b
+        b -= MSER_BATCH
+    high = d
+    b = d + MSER_BATCH
+    while b <= n - MSER_BATCH:
+        if not differs(d, b, n):
+            break
+        high = b
+        b += MSER_BATCH
+    return low, high
+
+
+def relative_noise(w):
+    m = math.fsum(w) / len(w)
+    if m == 0:
+        return math.nan
+    return math.fsum((w[i] - w[i - 1]) ** 2 for i in range(1, len(w))) / (len(w) - 1) / (m * m)
+
+
+def warnings_of(y, d, d2):
+    """The non-stationarity warnings: cut moving, variance changing, bursts."""
+    n = len(y)
+    out = []
+    if d > 0 and d - d2 >= math.ceil(n / 10):
+        out.append("cut moving")
+    w = y[d:]
+    half = len(w) // 2
+    if half >= 10:
+        a, b = relative_noise(w[:half]), relative_noise(w[len(w) - half:])
+        if not (math.isnan(a) or math.isnan(b) or (a == 0 and b == 0)):
+            for big, small in ((a, b), (b, a)):
+                if small > 0 and abs(big / small - 4) <= 1e-6 * 4:
+                    raise RuntimeError(f"knife-edge variance ratio {big / small}")
+            if a > 4 * b or b > 4 * a:
+                out.append("variance changing")
+    if len(w) >= 3:
+        med = float(np.median(w))
+        squares = sorted(((v - med) ** 2 for v in w), reverse=True)
+        total = math.fsum(squares)
+        top = math.fsum(squares[: math.ceil(len(w) / 50)])
+        if total > 0 and abs(top - 0.5 * total) <= 1e-6 * total:
+            raise RuntimeError("knife-edge bursts share")
+        if total > 0 and top > 0.5 * total:
+            out.append("bursts")
+    return out
+
+
+def detect_rule(samples, accuracy, confidence, min_samples, method, subinterval_s=None):
     y, scale = scaled(samples)
-    answer = detect_steps(y, scale, accuracy, confidence, min_samples, method)
+    window_min, bound_by = steady_floor(min_samples, subinterval_s)
+    answer, limit = detect_steps(y, scale, accuracy, confidence, window_min, method)
+    answer.update(bound_by=bound_by, min_window=window_min)
+    n = len(y)
+    d = answer["from"] - 1
+    low, high = warmup_interval(y, d, method) if n - d >= 2 else (d, d)
+    answer.update(from_low=low + 1, from_high=high + 1)
+    answer["warnings"] = warnings_of(y, d, steady_start(y[: n - 2 * math.ceil(n / 10)], method)) \
+        if n >= window_min else []
     if not answer["seen_enough"]:
         return answer
-    n = len(y)
     step = math.ceil(n * RECHECK_FRACTION)
     for j in range(1, RECHECK_POINTS + 1):
-        if not looked_steady(y[: n - j * step], answer["achieved"], accuracy, min_samples, method):
+        if not looked_steady(y[: n - j * step], answer["achieved"], accuracy, window_min, method, limit):
             return dict(answer, seen_enough=False)
     return answer
 
 
-def detect_steps(y, scale, accuracy, confidence, min_samples, method):
-    """Steps 1-4 of the detect rule on scaled samples y (the look back is detect_rule's)."""
+def detect_steps(y, scale, accuracy, confidence, window_min, method):
+    """Steps 1-4 of the detect rule on scaled samples y (the look back is detect_rule's); also the level."""
     n = len(y)
-    window_min = max(STEADY_MIN_WINDOW, min_samples)
+    limit = trend_limit_at(n, window_min)
 
-    def answer(passed, d):
+    def answer(passed, d, t=None):
         w = y[d:]
         rho = ar1_rho(w) if method == "ar1" else 0.0
         m, h = half_width(w, confidence, method, rho)
@@ -207,25 +330,39 @@ def detect_steps(y, scale, accuracy, confidence, min_samples, method):
         drift = DRIFT_WEIGHT * abs(m - math.fsum(w[len(w) - half:]) / half) / abs(m) if half >= 1 else 0.0
         if passed and abs(h + drift - accuracy) <= 1e-6 * accuracy:
             raise RuntimeError(f"knife-edge precision: h + drift = {h + drift}, accuracy {accuracy}")
+        if t is None and len(w) >= 3:
+            t = trend_t(w, method)
+        level, level_h, kind = m, h, "mean"
+        if t is not None and abs(t) >= LEVEL_TREND_T:
+            fit, fit_h = trend_end_level(w, confidence, method)
+            if math.isfinite(fit_h):
+                level, level_h, kind = fit, fit_h, "trend end"
         return {"seen_enough": bool(passed and h + drift <= accuracy), "from": d + 1, "samples": n - d,
-                "mean": m * scale, "achieved": h, "required": accuracy}
+                "mean": m * scale, "achieved": h, "required": accuracy,
+                "level": level * scale, "level_achieved": level_h, "level_kind": kind}
 
     if n < window_min:
-        return answer(False, 0)
+        return answer(False, 0), limit
     d = steady_start(y, method)
     if 2 * d > n or n - d < window_min:
-        return answer(False, d)
+        return answer(False, d), limit
     t = trend_t(y[d:], method)
-    if abs(abs(t) - TREND_T_LIMIT) <= 1e-6:
+    if abs(abs(t) - limit) <= 1e-6:
         raise RuntimeError(f"knife-edge trend t = {t}")
-    return answer(abs(t) <= TREND_T_LIMIT, d)
+    return answer(abs(t) <= limit, d, t), limit
 
 
-def rule(samples, accuracy, confidence, min_samples, method, transient="off"):
+def rule(samples, accuracy, confidence, min_samples, method, transient="off", subinterval_s=None):
+    if subinterval_s is not None and not (math.isfinite(subinterval_s) and subinterval_s > 0):
+        raise Invalid("subinterval_s", f"must be > 0, got {subinterval_s}")
     if transient == "detect":
         check(samples, accuracy, confidence, min_samples)
-        return detect_rule(samples, accuracy, confidence, min_samples, method)
-    return precision_rule(samples, accuracy, confidence, min_samples, method)
+        return detect_rule(samples, accuracy, confidence, min_samples, method, subinterval_s)
+    out = precision_rule(samples, accuracy, confidence, min_samples, method)
+    out.update(bound_by="samples", min_window=max(AR1_MIN_WINDOW if method == "ar1" else 2, min_samples),
+               from_low=out["from"], from_high=out["from"], level=out["mean"], level_achieved=out["achieved"],
+               level_kind="mean", warnings=[])
+    return out
 
 
 def check(samples, accuracy, confidence, min_samples):
@@ -288,7 +425,7 @@ if __name__ == "__main__":
     for case in doc["cases"]:
         try:
             case["expected"] = rule(case["samples"], case["accuracy"], case["confidence"], case["min_samples"],
-                                    case["method"], case.get("transient", "off"))
+                                    case["method"], case.get("transient", "off"), case.get("subinterval_s"))
         except Invalid as e:
             case["expected"] = {"error": str(e)}
     with open(path, "w") as fh:

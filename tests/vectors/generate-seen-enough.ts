@@ -30,6 +30,7 @@ interface Case {
   min_samples: number;
   method: SeenEnoughMethod;
   transient: SeenEnoughTransient;
+  subinterval_s?: number;
 }
 
 const round4 = (v: number): number => Math.round(v * 1e4) / 1e4;
@@ -231,6 +232,42 @@ for (const n of [90, 93, 96, 99, 105, 110, 115, 120, 125, 130, 135, 140, 150, 16
 for (const seed of [1, 2, 3, 4, 5, 6]) {
   add(`steady noise 8 %, 90 samples, seed ${seed}, ar1`, ar1(`steady90|${seed}`, 90, 1000, 0.3, 80), "ar1");
 }
+
+// The floor in time, the report and the warnings (detect only): subinterval_s given.
+const timed = (name: string, samples: number[], subintervalS: number, accuracy = 0.05, minSamples = 5): void => {
+  cases.push({
+    name: `${name} [detect, ${subintervalS} s]`,
+    samples,
+    accuracy,
+    confidence: 0.95,
+    min_samples: minSamples,
+    method: "ar1",
+    transient: "detect",
+    subinterval_s: subintervalS,
+  });
+};
+// A write warm-up sampled every 100 ms: 30 % low for 65 s, then steady; 90 s are 900 samples.
+const warm100 = (n: number): number[] =>
+  ar1("warm100", n, 0, 0.5, 40).map((e, i) => round4((i < 650 ? 700 : 1000) + e));
+for (const n of [300, 899, 900, 1200, 1600, 2000]) timed(`warm-up 65 s at 100 ms, cut at ${n / 10} s`, warm100(n), 0.1);
+timed("warm-up 65 s at 100 ms, 1600 samples, read as 1-s subintervals", warm100(1600), 1);
+timed("steady at 100 ms, 950 samples", ar1("steady100", 950, 1000, 0.5, 40), 0.1);
+timed("steady, 0.3-s subintervals: 90 s are 300 samples, 310 samples", ar1("steady300", 310, 1000, 0.3, 60), 0.3);
+timed("steady, 2-s subintervals: the 90-sample floor binds", ar1("steady2s", 120, 1000, 0.3, 60), 2);
+timed("steady, 0.5-s subintervals, min_samples 250 binds", ar1("steady05", 260, 1000, 0.3, 60), 0.5, 0.05, 250);
+// Noise that shrinks: ±30 % for 100 s then ±1 %, 0.5-s subintervals.
+const shrink = (n: number): number[] =>
+  noisy("shrink", () => 0, n, 1).map((z, i) => round4(1000 + (i < 200 ? 300 : 10) * z));
+for (const n of [200, 260, 320, 400, 600]) timed(`noise shrinking after 100 s, 0.5 s, cut at ${n / 2} s`, shrink(n), 0.5);
+// Stalls: two subintervals at a tenth of the level in steady ±1 % noise.
+timed(
+  "steady ±1 % with two stalls, 1 s",
+  noisy("stalls", () => 1000, 200, 10).map((v, i) => (i === 120 || i === 170 ? round4(v / 10) : v)),
+  1,
+);
+timed("steady ±1 %, no stall, 1 s", noisy("stalls", () => 1000, 200, 10), 1);
+timed("bad subinterval_s 0 (error)", ISSUE, 0);
+timed("bad subinterval_s -1 (error)", ISSUE, -1);
 
 // Inputs only; expect-seen-enough.py adds "expected" to every case.
 const out = cases;
