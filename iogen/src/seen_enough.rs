@@ -74,9 +74,24 @@ pub struct SeenEnoughSpec {
 }
 
 impl SeenEnoughSpec {
-    /// Apply the rule to `samples` (oldest first).
+    /// Apply the rule to `samples` (oldest first), the subinterval length unknown (a floor in samples).
     pub fn judge(&self, samples: &[f64]) -> Result<SeenEnough, SeenEnoughError> {
-        seen_enough(samples, self.accuracy, self.confidence, self.min_samples, self.method, self.transient)
+        self.judge_timed(samples, None)
+    }
+
+    /// Apply the rule to `samples` (oldest first) taken every `subinterval_s` seconds: with `Detect`
+    /// the shortest steady-state window is then the longer of 90 samples (or `min_samples`) and
+    /// [`STEADY_MIN_SECONDS`] seconds.
+    pub fn judge_timed(&self, samples: &[f64], subinterval_s: Option<f64>) -> Result<SeenEnough, SeenEnoughError> {
+        seen_enough_timed(
+            samples,
+            self.accuracy,
+            self.confidence,
+            self.min_samples,
+            self.method,
+            self.transient,
+            subinterval_s,
+        )
     }
 }
 
@@ -111,6 +126,20 @@ pub const STEADY_RECHECK_POINTS: usize = 2;
 /// by more than this many long-run standard errors: on steady noise MSER-5 drops a few batches of
 /// 44 % of 90-sample series, which then cannot stop.
 pub const STEADY_TRUNCATION_Z: f64 = 2.0;
+
+/// Seconds of the shortest steady-state window when the subinterval length is known: 90 s, the
+/// 90-sample floor at iogen's default 1-s subinterval, so a run sampled every 100 ms waits as long as
+/// one sampled every second (`docs/seen-enough.md`, "A floor in time").
+pub const STEADY_MIN_SECONDS: f64 = 90.0;
+/// Trend limit at the first stopping chance (the floor W), rising linearly to 1.5 at
+/// (1 + [`FIRST_CHANCE_RAMP`])·W: with 1.5 from the start 75 % of steady series stopped at the floor,
+/// where a median stop there needs just over half.
+pub const FIRST_CHANCE_TREND_T: f64 = 0.8;
+/// Fraction of the floor over which the trend limit rises from [`FIRST_CHANCE_TREND_T`] to 1.5.
+pub const FIRST_CHANCE_RAMP: f64 = 0.2;
+/// The least-squares level at the last sample is reported when the window's |t| is at least this
+/// (0: whenever a trend can be fitted); the window mean otherwise.
+pub const LEVEL_TREND_T: f64 = 0.0;
 
 /// The rule when only `ACCURACY@CONFIDENCE` is given (window, method, transient check), and the
 /// reference the step summary reports when the rule is off.
@@ -162,6 +191,89 @@ pub struct SeenEnough {
     pub achieved: f64,
     /// The accuracy asked for (a fraction).
     pub required: f64,
+    /// What set the shortest steady-state window.
+    pub bound_by: BoundBy,
+    /// The shortest steady-state window, in samples (`Off`: the shortest window tried).
+    pub min_window: usize,
+    /// Earliest 1-based sample where steady state may have begun ([`warmup_interval`]).
+    pub from_low: usize,
+    /// Latest 1-based sample where steady state may have begun.
+    pub from_high: usize,
+    /// The level to report (unit of the samples): the window mean or the least-squares level at the
+    /// last sample ([`trend_end_level`]).
+    pub level: f64,
+    /// Relative half-width of `level`.
+    pub level_achieved: f64,
+    /// Which level `level` is.
+    pub level_kind: LevelKind,
+    /// Non-stationarity warnings.
+    pub warnings: Warnings,
+}
+
+/// What set the shortest steady-state window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoundBy {
+    /// max(90, min_samples) samples.
+    Samples,
+    /// [`STEADY_MIN_SECONDS`] over the subinterval length.
+    Seconds,
+}
+
+/// Which level the rule reports.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LevelKind {
+    /// The window mean.
+    Mean,
+    /// The least-squares level at the last sample.
+    TrendEnd,
+}
+
+/// Why the data may not be steady, whatever the verdict (`docs/functions/SEEN_ENOUGH.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Warnings {
+    /// Where steady state begins moved later by at least ⌈n/10⌉ samples over the last 2⌈n/10⌉.
+    pub cut_moving: bool,
+    /// The noise of the retained window's halves differs by more than 4× in variance.
+    pub variance_changing: bool,
+    /// The ⌈L/50⌉ samples farthest from the median hold over half the squared deviations.
+    pub bursts: bool,
+}
+
+impl Warnings {
+    /// The warnings in the words the worksheet function and the lab use, in a fixed order.
+    pub fn texts(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.cut_moving {
+            out.push("the warm-up end keeps moving later as data arrive");
+        }
+        if self.variance_changing {
+            out.push("the noise changes over the steady-state window (its halves differ more than 2× in SD)");
+        }
+        if self.bursts {
+            out.push("a few bursts dominate the variation");
+        }
+        out
+    }
+
+    /// Short names (`cut moving`, `variance changing`, `bursts`), as the shared vectors spell them.
+    pub fn names(&self) -> Vec<&'static str> {
+        let mut out = Vec::new();
+        if self.cut_moving {
+            out.push("cut moving");
+        }
+        if self.variance_changing {
+            out.push("variance changing");
+        }
+        if self.bursts {
+            out.push("bursts");
+        }
+        out
+    }
+
+    /// True when any warning is set.
+    pub fn any(&self) -> bool {
+        self.cut_moving || self.variance_changing || self.bursts
+    }
 }
 
 /// Inputs the rule cannot judge. Messages name the argument like the worksheet function does.
@@ -281,7 +393,7 @@ fn running_half_width(
     k * t_quantile(1.0 - (1.0 - confidence) / 2.0, len as f64 - 1.0) * s / (len as f64).sqrt() / mean.abs()
 }
 
-/// Apply the rule to `samples` (oldest first). Errors name the argument.
+/// Apply the rule to `samples` (oldest first), the subinterval length unknown. Errors name the argument.
 pub fn seen_enough(
     samples: &[f64],
     accuracy: f64,
@@ -290,6 +402,27 @@ pub fn seen_enough(
     method: SeenEnoughMethod,
     transient: Transient,
 ) -> Result<SeenEnough, SeenEnoughError> {
+    seen_enough_timed(samples, accuracy, confidence, min_samples, method, transient, None)
+}
+
+/// Apply the rule to `samples` (oldest first) taken every `subinterval_s` seconds when known.
+pub fn seen_enough_timed(
+    samples: &[f64],
+    accuracy: f64,
+    confidence: f64,
+    min_samples: usize,
+    method: SeenEnoughMethod,
+    transient: Transient,
+    subinterval_s: Option<f64>,
+) -> Result<SeenEnough, SeenEnoughError> {
+    if let Some(dt) = subinterval_s {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(invalid(
+                "subinterval_s",
+                format!("must be the length of one subinterval in seconds, > 0, got {dt}"),
+            ));
+        }
+    }
     if !(accuracy.is_finite() && accuracy > 0.0 && accuracy < 1.0) {
         return Err(invalid("accuracy", format!("must be a fraction in (0, 1) (0.05 = ±5%), got {accuracy}")));
     }
@@ -316,9 +449,13 @@ pub fn seen_enough(
     };
     let mut r = match transient {
         Transient::Off => precision_rule(x, accuracy, confidence, min_samples, method)?,
-        Transient::Detect => steady_state_rule(x, accuracy, confidence, min_samples, method)?,
+        Transient::Detect => {
+            let floor = steady_floor(min_samples, subinterval_s);
+            steady_state_rule(x, accuracy, confidence, floor, method)?
+        }
     };
     r.mean *= scale;
+    r.level *= scale;
     Ok(r)
 }
 
@@ -446,23 +583,60 @@ pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
     }
 }
 
-/// The `Detect` rule on checked, scaled samples: steps 1–4, then the look back.
+/// The shortest steady-state window and what set it: max(90, min_samples, 3) samples, or
+/// ⌈T/subinterval_s − 1e-9⌉ when that is longer (T = [`STEADY_MIN_SECONDS`]; the 1e-9 keeps 90 s of
+/// 0.3-s subintervals at 300 samples).
+pub fn steady_floor(min_samples: usize, subinterval_s: Option<f64>) -> (usize, BoundBy) {
+    let by_samples = STEADY_MIN_WINDOW.max(min_samples).max(3);
+    match subinterval_s {
+        Some(dt) => {
+            let by_seconds = (STEADY_MIN_SECONDS / dt - 1e-9).ceil();
+            if by_seconds > by_samples as f64 {
+                (by_seconds as usize, BoundBy::Seconds)
+            } else {
+                (by_samples, BoundBy::Samples)
+            }
+        }
+        None => (by_samples, BoundBy::Samples),
+    }
+}
+
+/// The trend limit at n samples: [`FIRST_CHANCE_TREND_T`] at the floor, rising linearly to 1.5 over
+/// [`FIRST_CHANCE_RAMP`] of the floor.
+pub fn trend_limit_at(n: usize, window_min: usize) -> f64 {
+    let over = (n as f64 - window_min as f64) / (FIRST_CHANCE_RAMP * window_min as f64);
+    let rise = (STEADY_TREND_T_LIMIT - FIRST_CHANCE_TREND_T) * over.max(0.0);
+    STEADY_TREND_T_LIMIT.min(FIRST_CHANCE_TREND_T + rise)
+}
+
+/// The `Detect` rule on checked, scaled samples: steps 1–4, then the look back, then the report.
 fn steady_state_rule(
     x: &[f64],
     accuracy: f64,
     confidence: f64,
-    min_samples: usize,
+    floor: (usize, BoundBy),
     method: SeenEnoughMethod,
 ) -> Result<SeenEnough, SeenEnoughError> {
-    let answer = steady_state_steps(x, accuracy, confidence, min_samples, method)?;
+    let (window_min, _) = floor;
+    let n = x.len();
+    let (mut answer, limit) = steady_state_steps(x, accuracy, confidence, floor, method)?;
+    let d = answer.from - 1;
+    (answer.from_low, answer.from_high) = if n - d >= 2 {
+        let (low, high) = warmup_interval(x, d, method, STEADY_TRUNCATION_Z);
+        (low + 1, high + 1)
+    } else {
+        (d + 1, d + 1)
+    };
+    if n >= window_min {
+        let d2 = steady_start(&x[..n - 2 * n.div_ceil(10)], method);
+        answer.warnings = non_stationarity(x, d, d2);
+    }
     if !answer.seen_enough {
         return Ok(answer);
     }
-    let n = x.len();
     let step = (n as f64 * STEADY_RECHECK_FRACTION).ceil() as usize;
-    let window_min = STEADY_MIN_WINDOW.max(min_samples).max(3);
     for j in 1..=STEADY_RECHECK_POINTS {
-        if !looked_steady(&x[..n - j * step], answer.achieved, accuracy, window_min, method) {
+        if !looked_steady(&x[..n - j * step], answer.achieved, accuracy, window_min, method, limit) {
             // Not yet: the answer stays the window judged at n, reported as not seen enough.
             return Ok(SeenEnough { seen_enough: false, ..answer });
         }
@@ -471,38 +645,45 @@ fn steady_state_rule(
 }
 
 /// One look-back point: did `x` (the first samples) look steady? Its start as in step 2 (false past
-/// the middle); its trend as in step 3 when at least `window_min` samples are retained (a shorter
+/// the middle); its trend within `limit` when at least `window_min` samples are retained (a shorter
 /// window cannot tell a trend from noise); and h + 2·|m − m₂|/|m| ≤ accuracy with the h judged now.
-fn looked_steady(x: &[f64], h: f64, accuracy: f64, window_min: usize, method: SeenEnoughMethod) -> bool {
+fn looked_steady(x: &[f64], h: f64, accuracy: f64, window_min: usize, method: SeenEnoughMethod, limit: f64) -> bool {
     let d = steady_start(x, method);
     if 2 * d > x.len() {
         return false;
     }
     let w = &x[d..];
-    if w.len() >= window_min && trend_t(w, method).abs() > STEADY_TREND_T_LIMIT {
+    if w.len() >= window_min && trend_t(w, method).abs() > limit {
         return false;
     }
     let mean = w.iter().sum::<f64>() / w.len() as f64;
     mean != 0.0 && h + drift_allowance(w, mean) <= accuracy
 }
 
-/// Steps 1–4 of the `Detect` rule (the look back is `steady_state_rule`'s).
+/// Steps 1–4 of the `Detect` rule (the look back is `steady_state_rule`'s) and the level; returns
+/// the answer and the trend limit at n.
 fn steady_state_steps(
     x: &[f64],
     accuracy: f64,
     confidence: f64,
-    min_samples: usize,
+    (window_min, bound_by): (usize, BoundBy),
     method: SeenEnoughMethod,
-) -> Result<SeenEnough, SeenEnoughError> {
+) -> Result<(SeenEnough, f64), SeenEnoughError> {
     let n = x.len();
-    let window_min = STEADY_MIN_WINDOW.max(min_samples).max(3);
-    let answer = |passed: bool, d: usize| -> Result<SeenEnough, SeenEnoughError> {
+    let limit = trend_limit_at(n, window_min);
+    let answer = |passed: bool, d: usize, trend: Option<f64>| -> Result<SeenEnough, SeenEnoughError> {
         let w = &x[d..];
         let rho = if method == SeenEnoughMethod::Ar1 { ar1_rho(lag1_autocorrelation(w), w.len()) } else { 0.0 };
         let (mean, h) = half_width(w, confidence, method, rho);
         if h.is_infinite() {
             return Err(invalid("samples", "the steady-state window's mean is 0, so no relative accuracy exists"));
         }
+        let t = trend.or_else(|| (w.len() >= 3).then(|| trend_t(w, method)));
+        let fitted = t.filter(|t| t.abs() >= LEVEL_TREND_T).map(|_| trend_end_level(w, confidence, method));
+        let (level, level_achieved, level_kind) = match fitted {
+            Some((level, hl)) if hl.is_finite() => (level, hl, LevelKind::TrendEnd),
+            _ => (mean, h, LevelKind::Mean),
+        };
         Ok(SeenEnough {
             seen_enough: passed && h + drift_allowance(w, mean) <= accuracy,
             from: d + 1,
@@ -510,17 +691,159 @@ fn steady_state_steps(
             mean,
             achieved: h,
             required: accuracy,
+            bound_by,
+            min_window: window_min,
+            from_low: d + 1,
+            from_high: d + 1,
+            level,
+            level_achieved,
+            level_kind,
+            warnings: Warnings::default(),
         })
     };
     if n < window_min {
-        return answer(false, 0);
+        return Ok((answer(false, 0, None)?, limit));
     }
     let d = steady_start(x, method);
     // "Run longer" (White 1997): a start in the second half means no steady tail yet.
     if 2 * d > n || n - d < window_min {
-        return answer(false, d);
+        return Ok((answer(false, d, None)?, limit));
     }
-    answer(trend_t(&x[d..], method).abs() <= STEADY_TREND_T_LIMIT, d)
+    let t = trend_t(&x[d..], method);
+    Ok((answer(t.abs() <= limit, d, Some(t))?, limit))
+}
+
+/// The least-squares level at the last sample of `w` (length ≥ 3) and its relative half-width:
+/// ℓ = m + b·(L − 1)/2, h_ℓ = k·t(1 − (1 − confidence)/2; L − 2)·s_e·√(1/L + ((L − 1)/2)²/Sxx)/|ℓ|,
+/// s_e the residual SD (divisor L − 2), k = 1 (`iid`), 2 (`ivy`) or the AR(1) factor of the
+/// residuals (`ar1`: [`ar1_inflation`] of [`ar1_rho`] of their lag-1 autocorrelation). h_ℓ = +∞ when ℓ = 0.
+pub fn trend_end_level(w: &[f64], confidence: f64, method: SeenEnoughMethod) -> (f64, f64) {
+    let len = w.len() as f64;
+    let mean = w.iter().sum::<f64>() / len;
+    let centre = (len - 1.0) / 2.0;
+    let sxy: f64 = w.iter().enumerate().map(|(i, v)| (i as f64 - centre) * (v - mean)).sum();
+    let sxx = len * (len * len - 1.0) / 12.0;
+    let b = sxy / sxx;
+    let (mut sse, mut lag, mut prev) = (0.0, 0.0, 0.0);
+    for (i, v) in w.iter().enumerate() {
+        let e = v - mean - b * (i as f64 - centre);
+        sse += e * e;
+        if i > 0 {
+            lag += prev * e;
+        }
+        prev = e;
+    }
+    let level = mean + b * centre;
+    if level == 0.0 {
+        return (level, f64::INFINITY);
+    }
+    let k = match method {
+        SeenEnoughMethod::Iid => 1.0,
+        SeenEnoughMethod::Ivy => 2.0,
+        SeenEnoughMethod::Ar1 => ar1_inflation(ar1_rho(if sse > 0.0 { lag / sse } else { 0.0 }, w.len()), w.len()),
+    };
+    let se = (sse / (len - 2.0)).sqrt() * (1.0 / len + centre * centre / sxx).sqrt();
+    let t = t_quantile(1.0 - (1.0 - confidence) / 2.0, len - 2.0);
+    (level, k * t * se / level.abs())
+}
+
+/// Where the warm-up may have ended around the start `d` of `x` (0-based, steps of 5): the earliest
+/// b ≤ d whose samples b..d cannot be told from the retained mean, and the latest b > d (b ≤ n − 5)
+/// whose samples d..b still differ from those after them, each by the test of
+/// [`significant_truncation`] (z standard errors, k²s² of the retained window). O(n).
+pub fn warmup_interval(x: &[f64], d: usize, method: SeenEnoughMethod, z: f64) -> (usize, usize) {
+    let n = x.len();
+    let mut prefix = vec![0.0; n + 1];
+    for i in 0..n {
+        prefix[i + 1] = prefix[i] + x[i];
+    }
+    let mean = |a: usize, b: usize| (prefix[b] - prefix[a]) / (b - a) as f64;
+    let kept = &x[d..];
+    let len = kept.len() as f64;
+    let kept_mean = mean(d, n);
+    let ss: f64 = kept.iter().map(|v| (v - kept_mean) * (v - kept_mean)).sum();
+    let k2s2 = long_run_factor(method, len, || lag1_autocorrelation(kept)) * ss / (len - 1.0);
+    let mut low = d;
+    let mut b = d;
+    while b >= MSER_BATCH {
+        b -= MSER_BATCH;
+        let se = (k2s2 * (1.0 / (d - b) as f64 + 1.0 / (n - d) as f64)).sqrt();
+        if (mean(b, d) - kept_mean).abs() > z * se {
+            break;
+        }
+        low = b;
+    }
+    let mut high = d;
+    let mut b = d + MSER_BATCH;
+    while b + MSER_BATCH <= n {
+        let se = (k2s2 * (1.0 / (b - d) as f64 + 1.0 / (n - b) as f64)).sqrt();
+        if (mean(d, b) - mean(b, n)).abs() <= z * se {
+            break;
+        }
+        high = b;
+        b += MSER_BATCH;
+    }
+    (low, high)
+}
+
+/// Relative noise of `w`: mean square successive difference over the mean squared (None: mean 0).
+fn relative_noise(w: &[f64]) -> Option<f64> {
+    let mean = w.iter().sum::<f64>() / w.len() as f64;
+    let ss: f64 = w.windows(2).map(|p| (p[1] - p[0]) * (p[1] - p[0])).sum();
+    (mean != 0.0).then(|| ss / (w.len() - 1) as f64 / (mean * mean))
+}
+
+/// The non-stationarity warnings of `x` whose retained window starts at `d`, `d2` the start found on
+/// the first n − 2⌈n/10⌉ samples.
+fn non_stationarity(x: &[f64], d: usize, d2: usize) -> Warnings {
+    let n = x.len();
+    let w = &x[d..];
+    let half = w.len() / 2;
+    let variance_changing = half >= 10
+        && match (relative_noise(&w[..half]), relative_noise(&w[w.len() - half..])) {
+            (Some(a), Some(b)) if !(a == 0.0 && b == 0.0) => a > 4.0 * b || b > 4.0 * a,
+            _ => false,
+        };
+    let bursts = w.len() >= 3 && {
+        let mut sorted = w.to_vec();
+        sorted.sort_by(f64::total_cmp);
+        let l = sorted.len();
+        let median = if l % 2 == 1 { sorted[(l - 1) / 2] } else { (sorted[l / 2 - 1] + sorted[l / 2]) / 2.0 };
+        let mut squares: Vec<f64> = sorted.iter().map(|v| (v - median) * (v - median)).collect();
+        squares.sort_by(|a, b| b.total_cmp(a));
+        let total: f64 = squares.iter().sum();
+        let top: f64 = squares[..l.div_ceil(50)].iter().sum();
+        total > 0.0 && top > 0.5 * total
+    };
+    Warnings { cut_moving: d > 0 && d >= d2 + n.div_ceil(10), variance_changing, bursts }
+}
+
+/// An `Off` answer: the window alone (its mean is the level; no interval, no warnings).
+fn window_answer(
+    seen_enough: bool,
+    start: usize,
+    n: usize,
+    mean: f64,
+    h: f64,
+    accuracy: f64,
+    lmin: usize,
+) -> SeenEnough {
+    SeenEnough {
+        seen_enough,
+        from: start + 1,
+        samples: n - start,
+        mean,
+        achieved: h,
+        required: accuracy,
+        bound_by: BoundBy::Samples,
+        min_window: lmin,
+        from_low: start + 1,
+        from_high: start + 1,
+        level: mean,
+        level_achieved: h,
+        level_kind: LevelKind::Mean,
+        warnings: Warnings::default(),
+    }
 }
 
 /// The `Off` rule (windows ending at the last sample, shortest first) on checked, scaled samples.
@@ -539,7 +862,7 @@ fn precision_rule(
         if h.is_infinite() {
             return Err(invalid("samples", "the mean is 0, so no relative accuracy exists"));
         }
-        return Ok(SeenEnough { seen_enough: false, from: 1, samples: n, mean, achieved: h, required: accuracy });
+        return Ok(window_answer(false, 0, n, mean, h, accuracy, lmin));
     }
     // Grow the window one sample at a time from the end, updating its statistics in O(1) per length.
     let (mut sum, mut mean, mut m2) = (0.0, 0.0, 0.0); // plain sum; Welford mean and Σ(x − mean)²
@@ -562,28 +885,14 @@ fn precision_rule(
         }
         let h = running_half_width(len, sum, mean, m2, confidence, method, s1 - s2 / len as f64);
         if h <= accuracy {
-            return Ok(SeenEnough {
-                seen_enough: true,
-                from: start + 1,
-                samples: len,
-                mean,
-                achieved: h,
-                required: accuracy,
-            });
+            return Ok(window_answer(true, start, n, mean, h, accuracy, lmin));
         }
         if best.is_none_or(|(_, _, bh)| h < bh) {
             best = Some((start, mean, h));
         }
     }
     match best {
-        Some((start, mean, h)) if h.is_finite() => Ok(SeenEnough {
-            seen_enough: false,
-            from: start + 1,
-            samples: n - start,
-            mean,
-            achieved: h,
-            required: accuracy,
-        }),
+        Some((start, mean, h)) if h.is_finite() => Ok(window_answer(false, start, n, mean, h, accuracy, lmin)),
         _ => Err(invalid("samples", "every candidate window has mean 0, so no relative accuracy exists")),
     }
 }
@@ -651,6 +960,10 @@ mod tests {
         assert_eq!(doc["recheck_fraction"].as_f64(), Some(STEADY_RECHECK_FRACTION));
         assert_eq!(doc["recheck_points"].as_u64(), Some(STEADY_RECHECK_POINTS as u64));
         assert_eq!(doc["truncation_z"].as_f64(), Some(STEADY_TRUNCATION_Z));
+        assert_eq!(doc["min_seconds"].as_f64(), Some(STEADY_MIN_SECONDS));
+        assert_eq!(doc["first_chance_trend_t"].as_f64(), Some(FIRST_CHANCE_TREND_T));
+        assert_eq!(doc["first_chance_ramp"].as_f64(), Some(FIRST_CHANCE_RAMP));
+        assert_eq!(doc["level_trend_t"].as_f64(), Some(LEVEL_TREND_T));
     }
 
     /// Every case of the vectors shared with the Jest suite.
@@ -709,7 +1022,16 @@ mod vector_tests {
             .and_then(|v| v.as_u64())
             .map_or(DEFAULT_MIN_SAMPLES, |v| v as usize);
         let m = input.get("method").map_or(DEFAULT_METHOD, |v| method(Some(v)));
-        let got = seen_enough(&samples, accuracy, confidence, min_samples, m, transient(input.get("transient")));
+        let subinterval_s = input.get("subinterval_s").and_then(|v| v.as_f64());
+        let got = seen_enough_timed(
+            &samples,
+            accuracy,
+            confidence,
+            min_samples,
+            m,
+            transient(input.get("transient")),
+            subinterval_s,
+        );
         let expected = case.get("expected").unwrap_or_else(|| panic!("{name}: expected"));
         let tol = case.get("tolerance").and_then(|v| v.as_f64()).unwrap_or(1e-9);
         if expected.get("error").is_some() || case.get("error").is_some() {
@@ -727,11 +1049,32 @@ mod vector_tests {
         if let Some(v) = b("samples", "samples") {
             assert_eq!(Some(got.samples as u64), v.as_u64(), "{name}: samples");
         }
-        for (key, value) in [("mean", got.mean), ("achieved", got.achieved)] {
+        for (key, value) in [
+            ("mean", got.mean),
+            ("achieved", got.achieved),
+            ("level", got.level),
+            ("level_achieved", got.level_achieved),
+        ] {
             if let Some(e) = expected.get(key).and_then(|v| v.as_f64()) {
                 assert!((value - e).abs() <= tol * e.abs().max(1.0), "{name}: {key} {value} vs {e} (tol {tol})");
             }
         }
+        let bound_by = match got.bound_by {
+            BoundBy::Samples => "samples",
+            BoundBy::Seconds => "seconds",
+        };
+        let kind = match got.level_kind {
+            LevelKind::Mean => "mean",
+            LevelKind::TrendEnd => "trend end",
+        };
+        assert_eq!(expected["bound_by"].as_str(), Some(bound_by), "{name}: bound_by");
+        assert_eq!(expected["level_kind"].as_str(), Some(kind), "{name}: level_kind");
+        for (key, value) in [("min_window", got.min_window), ("from_low", got.from_low), ("from_high", got.from_high)] {
+            assert_eq!(expected[key].as_u64(), Some(value as u64), "{name}: {key}");
+        }
+        let warnings: Vec<&str> =
+            expected["warnings"].as_array().expect("warnings").iter().map(|w| w.as_str().unwrap_or("?")).collect();
+        assert_eq!(got.warnings.names(), warnings, "{name}: warnings");
         1
     }
 }
@@ -771,13 +1114,8 @@ mod running_vs_reference {
             (mean, k * t * (ss / (len - 1.0)).sqrt() / len.sqrt() / mean.abs())
         };
         let lmin = shortest_window(method, min_samples);
-        let result = |seen_enough, start: usize, mean, achieved| SeenEnough {
-            seen_enough,
-            from: start + 1,
-            samples: n - start,
-            mean,
-            achieved,
-            required: accuracy,
+        let result = |seen_enough, start: usize, mean, achieved| {
+            window_answer(seen_enough, start, n, mean, achieved, accuracy, shortest_window(method, min_samples))
         };
         if n < lmin {
             let (mean, h) = window(x);
