@@ -16,6 +16,12 @@ export const TAB = 9;
 export const MAX_LINE_BYTES = 1 << 20;
 /** Most columns a reader accepts (iogen writes ~40 plus one per label). */
 export const MAX_COLUMNS = 4096;
+/**
+ * Largest iogen CSV a reader accepts (bytes): 2 GiB, about ten million subinterval rows (a 1,000,000-row
+ * file is ~220 MB and its table ~0.4 GB). Counted as the bytes arrive, so a device, a pipe or a
+ * file still growing cannot make the reading go on without end.
+ */
+export const MAX_CSV_BYTES = 2 ** 31;
 
 /** Exact powers of ten 10^0 … 10^22 (every one is a double without rounding). */
 export const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));

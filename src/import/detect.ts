@@ -24,7 +24,15 @@ import {
 } from "./iogen-csv";
 import { FioJsonResult, parseFioJson, parseFioJsonStream } from "./fio-json";
 import { ImportProblem, LabFormat } from "./types";
-import { MAX_LINE_BYTES } from "./csv-bytes";
+import { MAX_CSV_BYTES, MAX_LINE_BYTES } from "./csv-bytes";
+
+/**
+ * The most bytes of one file any reader takes: an iogen CSV's limit, twice over for UTF-16 (two
+ * bytes a character before it is transcoded). A caller streaming a file from disk, a device or a
+ * pipe can stop there whatever the file says its size is; the readers refuse sooner by their own
+ * limits (the iogen CSV reader at {@link MAX_CSV_BYTES} of UTF-8, fio JSON at 64 MiB).
+ */
+export const MAX_LAB_FILE_BYTES = 2 * MAX_CSV_BYTES;
 
 /** The result of reading any supported file. */
 export type LabFileResult =

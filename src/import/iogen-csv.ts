@@ -29,7 +29,7 @@
  *
  * Cost: one pass, O(bytes); memory O(rows × columns) in the table plus one partial record.
  */
-import { IogenCsvReader, IogenCsvResult } from "./iogen-reader";
+import { IogenCsvReader, IogenCsvReaderOptions, IogenCsvResult } from "./iogen-reader";
 
 export type { IogenNumericColumn, IogenRow, IogenTextColumn } from "./iogen-row";
 export {
@@ -73,14 +73,16 @@ export function parseIogenCsv(text: string, file: string): IogenCsvResult {
  * @param stream - the file's bytes (strings are accepted and encoded as UTF-8)
  * @param file - the file name used in warnings and errors
  * @param expectedBytes - the file's size when known: the columns are then allocated once
+ * @param options - reader options (e.g. a smaller `maxBytes` than the default 2 GiB)
  * @returns a promise of the same result as {@link parseIogenCsv}
  */
 export async function parseIogenCsvStream(
   stream: AsyncIterable<Uint8Array | string>,
   file: string,
   expectedBytes = 0,
+  options: IogenCsvReaderOptions = {},
 ): Promise<IogenCsvResult> {
-  const reader = new IogenCsvReader(file, expectedBytes);
+  const reader = new IogenCsvReader(file, expectedBytes, options);
   for await (const chunk of stream) {
     if (!reader.push(typeof chunk === "string" ? encoder.encode(chunk) : chunk)) break;
   }

@@ -5,10 +5,10 @@
  */
 import { shown } from "../text/quote";
 import * as bytes from "./csv-bytes";
-import type { IogenNumericColumn, IogenRow, IogenTextColumn } from "./iogen-row";
+import type { IogenNumericColumn, IogenTextColumn } from "./iogen-row";
 import { IogenTable, TextColumn } from "./iogen-table";
 import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
-import { ImportProblem, ImportResult } from "./types";
+import { ImportProblem } from "./types";
 import {
   IOGEN_NUMERIC_COLUMNS,
   IOGEN_SUBINTERVAL_REQUIRED,
@@ -24,26 +24,14 @@ import {
 } from "./iogen-columns";
 import { plainNumberField } from "./iogen-plain";
 import { TextSlot, quotedCode, textCode } from "./iogen-text-slot";
+import { checkIogenTable } from "./iogen-checks";
+import { IogenCsvResult, iogenCsvResult } from "./iogen-result";
 
-export interface IogenCsvResult extends ImportResult<IogenRow> {
-  /**
-   * The rows as objects, made from {@link table} on every access (O(rows) objects): for small
-   * files, tests and JSON snapshots. Code that may see large files reads `table` instead.
-   */
-  readonly rows: IogenRow[];
-  /** The rows column by column (not enumerable: JSON and deep equality see `rows`). */
-  readonly table: IogenTable;
-  kind: IogenCsvKind;
-  /** Header names in file order (BOM removed, trimmed). */
-  header: string[];
-  /** Label columns in file order. */
-  labelColumns: string[];
-  delimiter: string;
-}
+export type { IogenCsvResult } from "./iogen-result";
 
 // Copied once into this module's own bindings: a bundler or loader may turn every use of an
 // imported binding into a getter call, which in the per-byte loops cost a third of the time.
-const { CR, LF, QUOTE, SPACE, TAB, NOT_PLAIN, MAX_COLUMNS, MAX_LINE_BYTES, POW10 } = bytes;
+const { CR, LF, QUOTE, SPACE, TAB, NOT_PLAIN, MAX_COLUMNS, MAX_CSV_BYTES, MAX_LINE_BYTES, POW10 } = bytes;
 const { concatBytes, decimalAt, parseNumberText, quotedEnd, textAt, unquote } = bytes;
 
 /** How one header position is read. */
@@ -64,6 +52,8 @@ export interface IogenCsvReaderOptions {
    * for plain records. The result is the same either way; tests compare the two.
    */
   plainPath?: boolean;
+  /** The most bytes accepted ({@link MAX_CSV_BYTES} unless a test asks for fewer). */
+  maxBytes?: number;
 }
 
 /**
@@ -128,13 +118,27 @@ export class IogenCsvReader {
     options: IogenCsvReaderOptions = {},
   ) {
     this.plainPath = options.plainPath ?? true;
+    this.maxBytes = options.maxBytes ?? MAX_CSV_BYTES;
   }
 
   private readonly plainPath: boolean;
+  private readonly maxBytes: number;
+  /** Bytes pushed so far. */
+  private bytesIn = 0;
+  /** The last line had no line break (a run killed mid-write): dropped, with a warning. */
+  private cutAtEnd = false;
 
   /** Takes the next bytes of the file; false when reading should stop (a fatal error was found). */
   push(chunk: Uint8Array): boolean {
     if (this.dead) return false;
+    this.bytesIn += chunk.length;
+    if (this.bytesIn > this.maxBytes) {
+      this.fatal(
+        undefined,
+        `more than ${this.maxBytes} bytes: larger than any iogen CSV this reader takes (see docs/analysis.md)`,
+      );
+      return false;
+    }
     // One array type for every buffer (a Node Buffer is a Uint8Array subclass with another map:
     // mixing the two made the per-byte code polymorphic).
     const bytesIn =
@@ -209,6 +213,11 @@ export class IogenCsvReader {
     }
     this.closeColumns();
     this.table.trim();
+    if (this.headerDone && this.errors.length === 0) {
+      const checked = checkIogenTable(this.table, this.kind, this.file, this.cutAtEnd);
+      this.warnings.push(...checked.warnings);
+      this.errors.push(...checked.errors);
+    }
     return this.result();
   }
 
@@ -335,7 +344,9 @@ export class IogenCsvReader {
     };
     for (const name of IOGEN_TEXT_COLUMNS) {
       const s = this.textSlots.length;
-      this.textSlots.push(slot(this.table.text[name], true, defaults[name] ?? ""));
+      // The host is kept as written: iogen writes names without spaces, and " all" must stay a
+      // host name, not become the all row of a multi-host run.
+      this.textSlots.push(slot(this.table.text[name], name !== "host", defaults[name] ?? ""));
       const i = textAt_.get(name);
       if (i !== undefined) {
         this.fieldKind[i] = FieldKind.Text;
@@ -585,6 +596,7 @@ export class IogenCsvReader {
         ? `${fields} of ${columns} fields`
         : `no line break at its end, so its last value '${shown(textAt(b, lastStart, Math.min(b.length, lastStart + 40)))}' may be cut off`;
     this.warnings.push({ file: this.file, line: this.line, message: `1 truncated last line skipped (${what})` });
+    this.cutAtEnd = true;
   }
 
   /** Converts field `f` (bytes `s`…`e`) into the row's scratch; a problem is kept in `rowProblem`. */
@@ -676,19 +688,12 @@ export class IogenCsvReader {
   }
 
   private result(): IogenCsvResult {
-    const table = this.table;
-    const r = {
-      file: this.file,
-      format: this.kind === "subinterval" ? "iogen-subinterval" : "iogen-summary",
+    const meta = {
       kind: this.kind,
       header: this.header,
       labelColumns: this.labelColumns,
       delimiter: this.delimiterText,
-    } as Omit<IogenCsvResult, "rows" | "table" | "warnings" | "errors">;
-    // `rows` is made on request from the columns; `table` is not enumerable, so JSON snapshots
-    // (the golden cases) and deep equality see exactly the rows.
-    Object.defineProperty(r, "rows", { enumerable: true, get: () => table.rows() });
-    Object.defineProperty(r, "table", { enumerable: false, value: table });
-    return Object.assign(r, { warnings: this.warnings, errors: this.errors }) as IogenCsvResult;
+    };
+    return iogenCsvResult(this.file, this.table, meta, this.warnings, this.errors);
   }
 }

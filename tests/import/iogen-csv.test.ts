@@ -107,7 +107,9 @@ describe("parseIogenCsv", () => {
       ["host,step,subinterval,phase,seconds,category,iops,iops", "h,1,1,measure,1,overall,5000,7"],
       ["iops,host,step,note,subinterval,phase,seconds,category,iops,note", "5000,h,1,a,1,measure,1,overall,7,b"],
     ]) {
-      const text = `${header}\n${row}\n${row.replace("5000", '"5000"')}\n${row}\n`;
+      // Subintervals 1, 2, 3 (the same subinterval twice would be a duplicate row, an error).
+      const sub = (k: number): string => row.replace(",1,measure", `,${k},measure`).replace(/,1,a,1,/, `,1,a,${k},`);
+      const text = `${header}\n${sub(1)}\n${sub(2).replace("5000", '"5000"')}\n${sub(3)}\n`;
       for (const r of [
         parseIogenCsv(text, "dup.csv"),
         await parseIogenCsvStream(Readable.from([Buffer.from(text)]), "dup.csv"),

@@ -74,6 +74,7 @@ describe("iogen/schema/columns.json", () => {
         const c = schema.columns.find((s) => s.name === name)!;
         if (name === "phase") return "measure";
         if (name === "category") return "overall";
+        if (name === "seen_enough") return "yes"; // one of iogen's words (any other is refused)
         return c.type === "text" ? "x" : "1";
       });
       const r = parseIogenCsv(`${header.join(",")}\n${row.join(",")}\n`, `${kind}.csv`);

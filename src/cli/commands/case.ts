@@ -17,6 +17,7 @@
  */
 import * as fs from "fs";
 import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
+import { readBounded } from "../bounded-read";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
@@ -61,15 +62,21 @@ const OPTIONS = {
   force: { type: "boolean" },
 } as const;
 
-/** Reads and parses the input file; problems are UsageErrors naming the file. */
-function readInput(file: string): unknown {
+/**
+ * Reads and parses the input file; problems are UsageErrors naming the file. At most
+ * MAX_INPUT_BYTES + 1 bytes are read, whatever the file is (a device, a pipe such as /dev/stdin,
+ * a FIFO or a file still growing report no useful size).
+ */
+async function readInput(file: string): Promise<unknown> {
   if (!fs.existsSync(file)) throw new UsageError(`${file}: no such file`);
-  const stat = fs.statSync(file);
-  if (stat.isDirectory()) throw new UsageError(`${file}: is a directory`);
-  if (stat.size > MAX_INPUT_BYTES) {
-    throw new UsageError(`${file}: ${stat.size} bytes; a business case is at most ${MAX_INPUT_BYTES} bytes`);
+  if (fs.statSync(file).isDirectory()) throw new UsageError(`${file}: is a directory`);
+  const { bytes, overLimit } = await readBounded(file, MAX_INPUT_BYTES);
+  if (overLimit) {
+    throw new UsageError(
+      `${file}: more than ${MAX_INPUT_BYTES} bytes; a business case is at most ${MAX_INPUT_BYTES} bytes`,
+    );
   }
-  const text = fs.readFileSync(file, "utf8").replace(/^\uFEFF/, "");
+  const text = bytes.toString("utf8").replace(/^\uFEFF/, "");
   try {
     return parseCaseJson(text);
   } catch (e) {
@@ -145,7 +152,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     html = v.html;
     force = v.force ?? false;
     checkOutputs(outputsOf(output, html, undefined), { force, inputs: [input] });
-    const json = readInput(input);
+    const json = await readInput(input);
     built = casePlanFromJson(json, { sources: [input] });
     refuseCellReferences(built.input);
   } catch (e) {

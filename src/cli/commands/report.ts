@@ -15,7 +15,8 @@ import * as fs from "fs";
 import { planXmlIllegal, xmlIllegalWarning } from "../../report/xml-text";
 import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
-import { readLabStream, LabFileResult } from "../../import/detect";
+import { MAX_LAB_FILE_BYTES, readLabStream, LabFileResult } from "../../import/detect";
+import { boundedChunks } from "../bounded-read";
 import { formatProblem } from "../../import/types";
 import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../lab/lab-plan";
 import { labJson } from "../../lab/json";
@@ -106,7 +107,8 @@ async function readInputs(inputs: string[], io: CliIo): Promise<LabFileResult[] 
       const started = Date.now();
       if (stat.size > 16 << 20) io.err(`caplab report: reading ${f} (${(stat.size / 2 ** 20).toFixed(0)} MiB) ...\n`);
       results.push(
-        await readLabStream(fs.createReadStream(f, { highWaterMark: 1 << 20 }), f, stat.isFile() ? stat.size : 0),
+        // Counted bytes, not the reported size: a device, pipe or growing file stops at the limit.
+        await readLabStream(boundedChunks(f, MAX_LAB_FILE_BYTES), f, stat.isFile() ? stat.size : 0),
       );
       if (Date.now() - started > 1000)
         io.err(`caplab report: read ${f} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
