@@ -11,7 +11,9 @@
  */
 import * as fs from "fs";
 import * as path from "path";
-import { buildCasePlan, casePlanFromJson, conclusion, money, percent } from "../../src/case/case-plan";
+import { buildCasePlan, casePlanFromJson } from "../../src/case/case-plan";
+import { conclusion } from "../../src/case/conclusion";
+import { money, percent } from "../../src/case/money-text";
 import { parseCaseInput } from "../../src/case/input";
 import { computeCase } from "../../src/case/model";
 import { isDomainError } from "../../src/core/errors";

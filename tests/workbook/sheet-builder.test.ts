@@ -177,3 +177,77 @@ describe("sheet-builder cell helpers", () => {
     ).toEqual({ name: "s", x: [1, 2, 3], y: [10, 20, 30], style: "points" });
   });
 });
+
+describe("SheetBuilder placement by keys (tables whose formulas refer across tables)", () => {
+  it("places titled tables below the notes with a title row above each header, and beside another table", () => {
+    // Notes in rows 0–1, row 2 blank, title row 3, header 4, rows 5–6; blank 7, title 8, header 9.
+    const b = new SheetBuilder("Case", ["title", "conclusion"]);
+    const costs = b.place("Costs", ["capex", "npv"], ["item", "option_1", "option_2"], { titled: true });
+    const perYear = b.place("PerYear", ["y:0", "y:1", "y:2"], ["year", "option_1"], { titled: true });
+    const cumulative = b.place("Cumulative", ["y:0", "y:1", "y:2"], ["year", "option_1"], {
+      titled: true,
+      beside: perYear,
+    });
+    const after = b.place("After", ["r"], ["x"], { titled: true });
+    expect(costs.at).toEqual({ row: 4, col: 0 });
+    expect(perYear.at).toEqual({ row: 9, col: 0 });
+    // Beside: the same header row, one blank column after PerYear's two columns.
+    expect(cumulative.at).toEqual({ row: 9, col: 3 });
+    // Below the taller of the two (rows 10–12), one blank row, then a title row: header 15.
+    expect(after.at).toEqual({ row: 15, col: 0 });
+    expect(b.cell(costs, "npv", "option_2")).toBe("C7");
+    expect(b.cell(costs, "header", "option_1", true)).toBe("$B$5");
+    expect(b.span(perYear, ["y:0", "option_1"], ["y:2", "option_1"])).toBe("B11:B13");
+    expect(b.span(costs, ["npv", "option_1"], ["npv", "option_1"])).toBe("B7");
+  });
+
+  it("stacks a keyed table and a table made in one step by the same rule", () => {
+    const b = new SheetBuilder("Mixed", ["note"]);
+    const keyed = b.place("Keyed", ["a", "b"], ["x"]); // header 2, rows 3–4
+    const made = b.table("Made", SPECS, STEPS); // blank 5, header 6
+    expect([keyed.at.row, made.at.row]).toEqual([2, 6]);
+  });
+
+  it("fills a placed table only with its own keys, once, and refuses a sheet with a table left unmade", () => {
+    const b = new SheetBuilder("Case", []);
+    const t = b.place("T", ["r1", "r2"], ["a", "b"]);
+    expect(() => b.place("T", ["r"], ["a"])).toThrow(/placed twice/);
+    expect(() => b.place("U", ["r", "r"], ["a"])).toThrow(/repeated key/);
+    expect(() => b.cell(t, "r3", "a")).toThrow(/row r3 not in table T/);
+    expect(() => b.cell(t, "r1", "c")).toThrow(/column c not in table T/);
+    expect(() => b.sheet()).toThrow(/T placed but not made/);
+    const columns = [
+      { key: "a", header: "A" },
+      { key: "b", header: "B" },
+    ];
+    expect(() =>
+      b.fill(
+        t,
+        [columns[1], columns[0]],
+        [
+          [1, 2],
+          [3, 4],
+        ],
+      ),
+    ).toThrow(/columns of T differ/);
+    expect(() => b.fill(t, columns, [[1, 2]])).toThrow(/rows of T differ/);
+    const filled = b.fill(
+      t,
+      columns,
+      [
+        [1, { formula: b.cell(t, "r1", "a"), result: 1 }],
+        [3, 4],
+      ],
+      { title: "Tee" },
+    );
+    expect(filled).toMatchObject({ name: "T", at: { row: 0, col: 0 }, title: "Tee" });
+    expect(filled.rows[0][1]).toEqual({ formula: "A2", result: 1 });
+    expect(() =>
+      b.fill(t, columns, [
+        [1, 2],
+        [3, 4],
+      ]),
+    ).toThrow(/made twice/);
+    expect(b.sheet().tables.map((x) => x.name)).toEqual(["T"]);
+  });
+});

@@ -1,0 +1,300 @@
+/** The case's Capacity table: one row per option × workload with its rate, service time and sizing target (inputs), then servers, utilization, response, wait, P(wait), servers at low and high load, and a check. */
+import { checkFormula, checkText, PWAIT_WARNING } from "./capacity-check";
+import { serviceTimeFormula, timeFormat } from "./capacity-units";
+import { CaseInput, Workload } from "./input";
+import {
+  MmcCells,
+  nativeMmc,
+  pWaitFormula,
+  responseFormula,
+  searchWidth,
+  staffForResponseFormula,
+  staffForServiceLevelFormula,
+  utilizationFormula,
+  waitFormula,
+} from "./mmc-cells";
+import { WorkloadResult } from "./model";
+import { CaseCells, CaseSheet, makeTable, native, workloadKey } from "./sheet-context";
+import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
+import { PlacedTable } from "../workbook/sheet-builder";
+
+const SIZING_TEXT = {
+  servers: "fixed servers",
+  utilization: "utilization ≤ target",
+  response: "response ≤ target",
+  serviceLevel: "answered in time ≥ target",
+} as const;
+
+function hasServiceLevel(input: CaseInput): boolean {
+  return input.options.some((o) => o.workloads.some((w) => w.sizing.kind === "serviceLevel"));
+}
+
+/** The Capacity table's column keys (the answer-within column only when a workload has a service-level target). */
+export function capacityColumns(input: CaseInput): string[] {
+  return [
+    "option",
+    "workload",
+    "rate",
+    "service_time",
+    "sizing_rule",
+    "target",
+    ...(hasServiceLevel(input) ? ["answer_within"] : []),
+    "servers",
+    "utilization",
+    "mean_response",
+    "mean_wait",
+    "p_wait",
+    "servers_low",
+    "servers_high",
+    "check",
+  ];
+}
+
+/** The Capacity table's columns for times shown in `unit` with number format `tf`. */
+function capacityColumnPlans(rateUnit: string, unit: string, tf: string): ColumnPlan[] {
+  return [
+    { key: "option", header: "Option" },
+    { key: "workload", header: "Workload" },
+    { key: "rate", header: `Rate (${rateUnit}) (input)`, description: "λ: arrival rate (IOs, calls) per time unit" },
+    {
+      key: "service_time",
+      header: `Service time (${unit}) (input)`,
+      numFmt: tf,
+      description: "S: mean service time (CPU time per IO, handling time per call)",
+    },
+    { key: "sizing_rule", header: "Sizing rule" },
+    {
+      key: "target",
+      header: "Target (input)",
+      description: `Servers for a fixed count; a percentage for utilization or service level; a time in ${unit} for response`,
+    },
+    {
+      key: "answer_within",
+      header: "Answer within (input)",
+      numFmt: tf,
+      description: `For a service-level target: the wait allowed, in ${unit}`,
+    },
+    { key: "servers", header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
+    { key: "utilization", header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
+    {
+      key: "mean_response",
+      header: `Mean response (${unit})`,
+      numFmt: tf,
+      description: "S + mean wait (M/M/c, exact Erlang C)",
+    },
+    { key: "mean_wait", header: `Mean wait (${unit})`, numFmt: tf, description: "Mean time queued before service" },
+    { key: "p_wait", header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
+    {
+      key: "servers_low",
+      header: "Servers, low load",
+      numFmt: "0",
+      description: "The same rule at the arrival rate × the Sensitivity table's low load factor",
+    },
+    {
+      key: "servers_high",
+      header: "Servers, high load",
+      numFmt: "0",
+      description: "The same rule at the arrival rate × the high load factor",
+    },
+    {
+      key: "check",
+      header: "Check",
+      description: `Cannot carry its load (λ·S ≥ servers), utilization above the limit in Assumptions, P(wait) above ${PWAIT_WARNING * 100}%`,
+    },
+  ];
+}
+
+/** The number format of the table's times: enough decimals for the smallest time shown. */
+function capacityTimeFormat(ctx: CaseSheet): string {
+  const scale = ctx.shownTime.scale;
+  const shown = (t: number): number => (scale === 1 ? t : t * scale);
+  const times: number[] = [];
+  for (const o of ctx.input.options)
+    for (const w of o.workloads) {
+      times.push(shown(w.serviceTime));
+      if (w.sizing.kind === "response") times.push(shown(w.sizing.response));
+      if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(shown(w.sizing.answerWithin));
+    }
+  return timeFormat(times);
+}
+
+/** One workload's row: where its cells are, and the facts its formulas need. */
+interface WorkloadRow {
+  w: Workload;
+  wr: WorkloadResult;
+  /** A1 address of a column of this row. */
+  at: (col: string) => string;
+  cells: MmcCells;
+  target: string;
+  within: string;
+  /** Search window of the native sizing formulas, wide enough for the base, low and high loads. */
+  width: number;
+}
+
+/**
+ * A servers cell of one workload at its rate × `factor` (a cell; none for the case's own load):
+ * native sizing where possible, else CAPLAB.MMC_STAFF.
+ */
+function serversCell(
+  ctx: CaseSheet,
+  row: WorkloadRow,
+  at: { address: string; count: number; factor?: string },
+): CellValue {
+  const { w, cells, target, within, width } = row;
+  const a = w.arrivalRate * w.serviceTime;
+  const c = at.factor ? { ...cells, rate: `(${cells.rate}*${at.factor})` } : cells;
+  // A time shown in a smaller unit, back in the case's unit for Capacity Lab's functions.
+  const scale = ctx.shownTime.scale;
+  const unscaled = (time: string): string => (scale === 1 ? time : `(${time})/${scale}`);
+  switch (w.sizing.kind) {
+    case "servers":
+      return native(target, at.count);
+    case "utilization":
+      return native(`MAX(ROUNDUP(${c.rate}*${c.service}/${target},0),INT(${c.rate}*${c.service})+1)`, at.count);
+    case "response":
+      if (nativeMmc(a, width)) return native(staffForResponseFormula(c, target, width), at.count);
+      return ctx.addin(
+        at.address,
+        `CAPLAB.MMC_STAFF(${c.service},${c.rate},${unscaled(`${target}-${c.shown ?? c.service}`)})`,
+        at.count,
+      );
+    default:
+      if (nativeMmc(a, width)) return native(staffForServiceLevelFormula(c, target, within, width), at.count);
+      return ctx.addin(at.address, `CAPLAB.MMC_STAFF(${c.service},${c.rate},${target},${unscaled(within)})`, at.count);
+  }
+}
+
+/** Where workload j of option i is on the Capacity table, and the facts its formulas need. */
+function workloadRow(ctx: CaseSheet, block: PlacedTable, i: number, j: number): WorkloadRow {
+  const scale = ctx.shownTime.scale;
+  const w = ctx.input.options[i].workloads[j];
+  const wr = ctx.result.options[i].workloads[j];
+  const at = (col: string): string => ctx.sheet.cell(block, workloadKey(i, j), col);
+  const cells: MmcCells = {
+    rate: at("rate"),
+    service: scale === 1 ? at("service_time") : `(${at("service_time")}/${scale})`,
+    shown: at("service_time"),
+    servers: at("servers"),
+    pWait: at("p_wait"),
+    wait: at("mean_wait"),
+  };
+  const s = ctx.input.sensitivity.load;
+  const width = Math.max(
+    searchWidth(wr.servers, w.arrivalRate * w.serviceTime),
+    searchWidth(wr.serversLowLoad, w.arrivalRate * s.low * w.serviceTime),
+    searchWidth(wr.serversHighLoad, w.arrivalRate * s.high * w.serviceTime),
+  );
+  const within = block.cols.includes("answer_within") ? at("answer_within") : "";
+  return { w, wr, at, cells, target: at("target"), within, width };
+}
+
+/** The workload's inputs: rate, service time (a formula when taken from another sheet), sizing rule and target. */
+function inputCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue> {
+  const { w } = row;
+  const scale = ctx.shownTime.scale;
+  const shown = (t: number): number => (scale === 1 ? t : t * scale);
+  const sizing = w.sizing;
+  return {
+    workload: w.name,
+    rate: w.arrivalRate,
+    service_time: w.serviceTimeRef
+      ? native(
+          serviceTimeFormula(w.serviceTimeRef, w.serviceTimeRefDivisor) + (scale === 1 ? "" : `*${scale}`),
+          shown(w.serviceTime),
+        )
+      : shown(w.serviceTime),
+    sizing_rule: SIZING_TEXT[sizing.kind],
+    target:
+      sizing.kind === "servers"
+        ? sizing.servers
+        : sizing.kind === "utilization"
+          ? sizing.utilization
+          : sizing.kind === "response"
+            ? shown(sizing.response)
+            : sizing.level,
+    answer_within: sizing.kind === "serviceLevel" ? shown(sizing.answerWithin) : null,
+  };
+}
+
+/** The workload's figures: servers (base, low and high load), utilization, M/M/c response, wait and P(wait), check. */
+function figureCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue> {
+  const { w, wr, at, cells: c } = row;
+  const scale = ctx.shownTime.scale;
+  const shown = (t: number): number => (scale === 1 ? t : t * scale);
+  const live = nativeMmc(w.arrivalRate * w.serviceTime, 0);
+  const metrics = `CAPLAB.MMC_METRICS(${c.servers},${c.service},${c.rate})`;
+  const perScale = scale === 1 ? "" : `*${scale}`;
+  const loadAt = (side: "low" | "high"): string => ctx.sheet.cell(ctx.sensitivity, "load", side, true);
+  const limit = ctx.sheet.cell(ctx.assumptions, "value", "utilization_limit", true);
+  // Made in this order: the add-in formulas are listed in the order their cells are made.
+  return {
+    servers: serversCell(ctx, row, { address: c.servers, count: wr.servers }),
+    servers_low: serversCell(ctx, row, { address: at("servers_low"), count: wr.serversLowLoad, factor: loadAt("low") }),
+    servers_high: serversCell(ctx, row, {
+      address: at("servers_high"),
+      count: wr.serversHighLoad,
+      factor: loadAt("high"),
+    }),
+    utilization: native(utilizationFormula(c), wr.utilization),
+    mean_response: live
+      ? native(responseFormula(c), shown(wr.meanResponse))
+      : ctx.addin(at("mean_response"), `INDEX(${metrics},4,2)${perScale}`, shown(wr.meanResponse)),
+    mean_wait: live
+      ? native(waitFormula(c), shown(wr.meanWait))
+      : ctx.addin(at("mean_wait"), `INDEX(${metrics},3,2)${perScale}`, shown(wr.meanWait)),
+    p_wait: live ? native(pWaitFormula(c), wr.pWait) : ctx.addin(at("p_wait"), `INDEX(${metrics},2,2)`, wr.pWait),
+    check: native(
+      checkFormula(c, at("utilization"), limit),
+      checkText(false, wr.utilization, wr.pWait, ctx.input.utilizationLimit),
+    ),
+  };
+}
+
+/** Where a workload's inputs and figures are, for {@link CaseCells}. */
+function workloadCells(ctx: CaseSheet, row: WorkloadRow): CaseCells["workloads"][number][number] {
+  const { at, cells: c, w } = row;
+  return {
+    rate: c.rate,
+    serviceTime: c.service,
+    servers: c.servers,
+    utilization: at("utilization"),
+    meanResponse: at("mean_response"),
+    meanWait: c.wait,
+    pWait: c.pWait,
+    check: at("check"),
+    timeScale: ctx.shownTime.scale,
+    native:
+      nativeMmc(w.arrivalRate * w.serviceTime, 0) && ctx.cells.addinFormulas.every((f) => f.address !== c.servers),
+  };
+}
+
+/** The Capacity table (placed only when an option has workloads); records every workload's cells in `ctx.cells`. */
+export function capacityTable(ctx: CaseSheet): TablePlan | undefined {
+  const block = ctx.capacity;
+  if (!block) return undefined;
+  const tf = capacityTimeFormat(ctx);
+  const columns = capacityColumnPlans(ctx.input.rateUnit, ctx.shownTime.unit, tf).filter((c) =>
+    block.cols.includes(c.key),
+  );
+  const rows: CellValue[][] = [];
+  const cellFormats: NonNullable<TablePlan["cellFormats"]> = [];
+  const targetCol = columns.findIndex((c) => c.key === "target");
+  ctx.input.options.forEach((o, i) => {
+    const cellsOf: CaseCells["workloads"][number] = [];
+    o.workloads.forEach((w, j) => {
+      const row = workloadRow(ctx, block, i, j);
+      const kind = w.sizing.kind;
+      cellFormats.push({
+        row: rows.length,
+        col: targetCol,
+        numFmt: kind === "servers" ? "0" : kind === "response" ? tf : "0%",
+      });
+      const values: Record<string, CellValue> = { option: o.name, ...inputCells(ctx, row), ...figureCells(ctx, row) };
+      rows.push(columns.map((col) => values[col.key]));
+      cellsOf.push(workloadCells(ctx, row));
+    });
+    ctx.cells.workloads.push(cellsOf);
+    ctx.cells.servers.push(cellsOf.map((x) => x.servers));
+  });
+  return makeTable(ctx, block, columns, rows, { cellFormats });
+}

@@ -1,0 +1,126 @@
+/** The case's Sensitivity table (the tornado: the recommended option's NPV saving with one driver at a time low or high) and its bar chart. */
+import { CaseResult, TornadoRow, VsBaseline } from "./model";
+import { money } from "./money-text";
+import { CaseSheet, makeTable, native, opt, savKey, yearKey } from "./sheet-context";
+import { CellValue, ChartPlan, TablePlan } from "../workbook/plan";
+
+const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
+  load: "Load (× every arrival rate)",
+  discountRate: "Discount rate",
+  capex: "Capex (× every option's)",
+  serverCost: "Per-server costs (×)",
+};
+
+/** The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top). */
+export function sensitivityRows(result: CaseResult): string[] {
+  return [...result.tornado]
+    .sort((a, b) => Math.abs(b.savingHigh - b.savingLow) - Math.abs(a.savingHigh - a.savingLow))
+    .map((r) => r.driver);
+}
+
+/** The NPV saving of the recommended option with `driver` at its low or high value, the others at base. */
+function savingFormula(ctx: CaseSheet, driver: TornadoRow["driver"], side: "low" | "high"): string {
+  const { result, sheet, sensitivity, costs, returns, scenarios, savings } = ctx;
+  const k = result.recommended;
+  const base = sheet.cell(returns, opt(k), "npv_saving");
+  const at = sheet.cell(sensitivity, driver, side);
+  const sc = (i: number, col: string): string => sheet.cell(scenarios, opt(i), col);
+  switch (driver) {
+    case "discountRate": {
+      const sav = sheet.span(savings, [yearKey(0), savKey(k)], [yearKey(result.periods - 1), savKey(k)]);
+      const years = sheet.span(savings, [yearKey(0), "year"], [yearKey(result.periods - 1), "year"]);
+      return `SUMPRODUCT(${sav}/(1+${at})^${years})`;
+    }
+    case "capex":
+      return `${base}+(${at}-1)*(${sheet.cell(costs, "capex", opt(0))}-${sheet.cell(costs, "capex", opt(k))})`;
+    case "serverCost":
+      return `${base}+(${at}-1)*(${sc(0, "pv_base")}-${sc(k, "pv_base")})`;
+    default:
+      return `${base}+(${sc(0, `pv_${side}`)}-${sc(0, "pv_base")})-(${sc(k, `pv_${side}`)}-${sc(k, "pv_base")})`;
+  }
+}
+
+/**
+ * The tornado: the recommended option's NPV saving over the baseline with one driver at its low or
+ * high value (inputs), the others at base, as closed forms over the sheet's cells (the saving is
+ * linear in capex and per-server cost; the load acts through the servers at low and high load;
+ * the rate through the yearly savings).
+ */
+export function sensitivityTable(ctx: CaseSheet): TablePlan {
+  const { input, result, sheet, sensitivity } = ctx;
+  const k = result.recommended;
+  const rows = sensitivity.rows.map((driver): CellValue[] => {
+    const row = result.tornado.find((r) => r.driver === driver) as TornadoRow;
+    const lo = sheet.cell(sensitivity, row.driver, "saving_low");
+    const hi = sheet.cell(sensitivity, row.driver, "saving_high");
+    return [
+      DRIVER_TEXT[row.driver],
+      row.low,
+      row.high,
+      native(savingFormula(ctx, row.driver, "low"), row.savingLow),
+      native(savingFormula(ctx, row.driver, "high"), row.savingHigh),
+      native(`ABS(${hi}-${lo})`, Math.abs(row.savingHigh - row.savingLow)),
+    ];
+  });
+  const vs = `${input.options[k].name} vs ${input.options[0].name}`;
+  return makeTable(
+    ctx,
+    sensitivity,
+    [
+      { key: "driver", header: "Driver" },
+      {
+        key: "low",
+        header: "Low (input)",
+        numFmt: "0.00",
+        description: "A factor on the case's values (a rate for the discount rate); the Scenarios table uses the same",
+      },
+      { key: "high", header: "High (input)", numFmt: "0.00" },
+      { key: "saving_low", header: `NPV saving, ${vs}, at low`, numFmt: ctx.cur },
+      { key: "saving_high", header: `NPV saving at high`, numFmt: ctx.cur },
+      {
+        key: "swing",
+        header: "Swing",
+        numFmt: ctx.cur,
+        description: "|saving at high − saving at low|: the longer the bar, the more the decision depends on it",
+      },
+    ],
+    rows,
+  );
+}
+
+/**
+ * The tornado chart: one horizontal bar per driver (largest swing on top, the Sensitivity table's
+ * order), from the base NPV saving to the saving at the driver's low and at its high value.
+ */
+export function tornadoChart(ctx: CaseSheet): ChartPlan {
+  const { input, result, sensitivity } = ctx;
+  const k = result.recommended;
+  const rows = sensitivity.rows.map((d) => result.tornado.find((r) => r.driver === d) as TornadoRow);
+  const base = (result.options[k].vsBaseline as VsBaseline).npvSaving;
+  const bars = (name: string, y: number[]): ChartPlan["series"][number] => ({
+    name,
+    x: rows.map((_, j) => j),
+    y,
+    style: "points",
+  });
+  return {
+    id: ctx.names("tornado"),
+    title: `Sensitivity: NPV saving of ${input.options[k].name} vs ${input.options[0].name}`,
+    kind: "bar",
+    categories: rows.map((r) => DRIVER_TEXT[r.driver]),
+    base,
+    xTitle: "Driver",
+    yTitle: `NPV saving (${input.currency}); bars from the base case ${money(base, input.currency)}`,
+    series: [
+      bars(
+        "Driver at its low value",
+        rows.map((r) => r.savingLow),
+      ),
+      bars(
+        "Driver at its high value",
+        rows.map((r) => r.savingHigh),
+      ),
+    ],
+    source: { table: sensitivity.name, xColumn: "driver", yColumns: ["saving_low", "saving_high"] },
+  };
+}
