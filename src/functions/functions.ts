@@ -30,8 +30,10 @@ import { doeFitTable, isMissingValue } from "../core/doe-fit-table";
 import { doeDesign } from "../core/doe-design";
 import {
   seenEnough,
+  seenEnoughWarningText,
   SEEN_ENOUGH_DEFAULTS,
   SEEN_ENOUGH_METHODS,
+  STEADY_MIN_SECONDS,
   type SeenEnoughMethod,
   type SeenEnoughTransient,
 } from "../core/seen-enough";
@@ -382,7 +384,7 @@ export function DOE_DESIGN(
 }
 
 /**
- * Has a run of consecutive measurements reached steady state and "seen enough" (ivy's measure=on)? Finds where the warm-up transient ends (MSER-5), checks the rest has no trend and that its mean is known to ±accuracy at the confidence given.
+ * Has a run of consecutive measurements reached steady state and "seen enough" (ivy's measure=on)? Finds where the warm-up transient ends (MSER-5), checks the rest has no trend and that its mean is known to ±accuracy at the confidence given; reports the level, where the warm-up ended and why the data may not be steady.
  * @customfunction SEEN_ENOUGH
  * @param samples One row or column of consecutive subinterval measurements (e.g. IOPS), oldest first; blanks ignored, text is an error.
  * @param accuracy Optional: required relative half-width as a fraction or percentage, e.g. 0.05 or "5%" (default 5%).
@@ -390,7 +392,8 @@ export function DOE_DESIGN(
  * @param min_samples Optional: shortest steady-state window in samples, a whole number ≥ 1 (default 90 with transient "detect": a larger value raises it, for slow warm-ups). With transient "off": the shortest window, 5 when omitted ("ar1" uses at least 30).
  * @param method Optional: "ar1" (default; AR(1) correction), "ivy" (k = 2) or "iid" (k = 1).
  * @param transient Optional: "detect" (default) finds the warm-up first; "off" judges precision alone on windows ending at the last sample (the rule without steady-state detection, for comparison).
- * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ±, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean (unit of the samples), its relative half-width and the accuracy (fractions).
+ * @param subinterval_s Optional: length of one subinterval in seconds, > 0 (e.g. 0.1 for 100 ms). With "detect" the steady-state window is then at least 90 seconds as well as 90 samples; omitted, samples only.
+ * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ± | Level | Level ± | From earliest | From latest | Floor | Warning, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean, its relative half-width, the accuracy, the level to report (the fitted level at the last sample with "detect") and its ±, the earliest and latest sample where steady state may have begun, what set the shortest window ("90 samples" or "90 s") and the non-stationarity warnings ("" when none).
  * @helpurl https://localhost:3000/help.html#SEEN_ENOUGH
  */
 export function SEEN_ENOUGH(
@@ -400,9 +403,11 @@ export function SEEN_ENOUGH(
   min_samples?: unknown,
   method?: unknown,
   transient?: unknown,
+  subinterval_s?: unknown,
 ): Array<Array<string | number | boolean>> {
   return guard(() => {
     const d = SEEN_ENOUGH_DEFAULTS;
+    const seconds = optionalNumber(subinterval_s, "subinterval_s");
     const r = seenEnough(numberVector(samples, "samples", "skip"), {
       accuracy: fractionArg(accuracy, "accuracy", d.accuracy),
       confidence: fractionArg(confidence, "confidence", d.confidence),
@@ -413,10 +418,39 @@ export function SEEN_ENOUGH(
         ...SEEN_ENOUGH_METHODS.filter((m) => m !== d.method),
       ] as SeenEnoughMethod[]),
       transient: choice(transient, "transient", ["detect", "off"] as SeenEnoughTransient[]),
+      ...(seconds === undefined ? {} : { subintervalSeconds: seconds }),
     });
+    const floor =
+      r.boundBy === "seconds" ? `${r.minWindow} samples (${STEADY_MIN_SECONDS} s)` : `${r.minWindow} samples`;
     return [
-      ["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"],
-      [r.seenEnough, r.from, r.samples, r.mean, r.achieved, r.required],
+      [
+        "Seen enough",
+        "From",
+        "Samples",
+        "Mean",
+        "Achieved ±",
+        "Required ±",
+        "Level",
+        "Level ±",
+        "From earliest",
+        "From latest",
+        "Floor",
+        "Warning",
+      ],
+      [
+        r.seenEnough,
+        r.from,
+        r.samples,
+        r.mean,
+        r.achieved,
+        r.required,
+        r.level,
+        r.levelAchieved,
+        r.fromLow,
+        r.fromHigh,
+        floor,
+        r.warnings.map(seenEnoughWarningText).join("; "),
+      ],
     ];
   });
 }

@@ -39,7 +39,7 @@ describe("a 1,048,576-cell column", () => {
   it("SEEN_ENOUGH takes it and equals the core on the same numbers", () => {
     const table = SEEN_ENOUGH(asColumn, 0.00001) as unknown[][];
     const r = seenEnough(values, { accuracy: 0.00001 });
-    expect(table[1]).toEqual([r.seenEnough, r.from, r.samples, r.mean, r.achieved, r.required]);
+    expect(table[1].slice(0, 6)).toEqual([r.seenEnough, r.from, r.samples, r.mean, r.achieved, r.required]);
     expect(r.samples).toBeGreaterThan(1000); // ±0.001 % needs a long window: the whole column is used
   });
 

@@ -24,7 +24,21 @@ describe("SEEN_ENOUGH", () => {
       "ivy",
       "off",
     );
-    expect(out[0]).toEqual(["Seen enough", "From", "Samples", "Mean", "Achieved ±", "Required ±"]);
+    expect(out[0]).toEqual([
+      "Seen enough",
+      "From",
+      "Samples",
+      "Mean",
+      "Achieved ±",
+      "Required ±",
+      "Level",
+      "Level ±",
+      "From earliest",
+      "From latest",
+      "Floor",
+      "Warning",
+    ]);
+    expect(out[1].slice(6)).toEqual([100, out[1][4], 7, 7, "4 samples", ""]);
     expect(out[1].slice(0, 4)).toEqual([true, 7, 4, 100]);
     expect(out[1][4] as number).toBeCloseTo(0.0259845653, 10);
     expect(out[1][5]).toBeCloseTo(0.05, 15);
@@ -72,6 +86,19 @@ describe("SEEN_ENOUGH", () => {
       message: expect.stringMatching(/^transient:/),
     });
     expect(thrown(() => SEEN_ENOUGH([[0, 0, 0]], 0.05, 0.95, 2, "iid"))).toMatchObject({ code: "#DIV/0!" });
+    expect(thrown(() => SEEN_ENOUGH([ISSUE], 0.05, 0.95, 5, "ar1", "detect", 0))).toMatchObject({
+      code: "#NUM!",
+      message: expect.stringMatching(/^subinterval_s:/),
+    });
+  });
+  it("subinterval_s sets a floor in seconds: 100 samples of 0.1 s are not 90 s, and the Floor column says so", () => {
+    const steady = Array.from({ length: 100 }, (_, i) => [1000 + (i % 2 === 0 ? 5 : -5)]);
+    const bySamples = SEEN_ENOUGH(steady);
+    expect(bySamples[1][0]).toBe(true);
+    expect(bySamples[1][10]).toBe("90 samples");
+    const bySeconds = SEEN_ENOUGH(steady, undefined, undefined, undefined, undefined, undefined, 0.1);
+    expect(bySeconds[1][0]).toBe(false);
+    expect(bySeconds[1][10]).toBe("900 samples (90 s)");
   });
 });
 
