@@ -23,6 +23,25 @@ export const MAX_COLUMNS = 4096;
  */
 export const MAX_CSV_BYTES = 2 ** 31;
 
+/**
+ * Largest figure a reader takes (1e15, the most a 15-digit plain decimal can hold): no IO rate,
+ * latency, size or CPU figure comes near it, and below it every figure's products and quotients on
+ * the sheets stay far from overflow and underflow, so cached values and a recalculation agree.
+ */
+export const MAX_FIGURE = 1e15;
+
+/**
+ * Why a figure of a lab result cannot be taken (negative, or larger than {@link MAX_FIGURE}), in
+ * words after the figure's text; null when it can.
+ *
+ * @example figureProblem(-5) // => "is negative (iogen writes no negative value)"
+ */
+export function figureProblem(v: number, tool = "iogen"): string | null {
+  if (v < 0) return `is negative (${tool} writes no negative value)`;
+  if (v >= MAX_FIGURE) return `is larger than any measurement (at most ${MAX_FIGURE})`;
+  return null;
+}
+
 /** Exact powers of ten 10^0 … 10^22 (every one is a double without rounding). */
 export const POW10 = Array.from({ length: 23 }, (_, k) => Number(`1e${k}`));
 

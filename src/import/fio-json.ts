@@ -18,6 +18,7 @@
  */
 import { shown } from "../text/quote";
 import { ImportProblem, ImportResult } from "./types";
+import { figureProblem } from "./csv-bytes";
 
 export type FioDirection = "read" | "write" | "trim";
 
@@ -226,6 +227,46 @@ function directionStep(c: JobContext, direction: FioDirection, d: Json, iops: nu
   };
 }
 
+/** The figures of a direction block checked at import, as paths into it (latencies: fio 3.x's `_ns` or 2.x's µs blocks). */
+const FIO_FIGURES: string[][] = [
+  ["iops"],
+  ["bw_bytes"],
+  ["bw"],
+  ["runtime"],
+  ["total_ios"],
+  ["io_bytes"],
+  ...["clat_ns", "lat_ns", "clat", "lat"].flatMap((l) => [
+    [l, "mean"],
+    [l, "max"],
+    ...["50.000000", "90.000000", "99.000000", "99.900000"].map((q) => [l, "percentile", q]),
+  ]),
+];
+
+/** The number at `path` in `block`, or null. */
+function numberAt(block: Json, path: string[]): number | null {
+  let at: unknown = block;
+  for (const key of path) at = obj(at)?.[key];
+  return num(at);
+}
+
+/**
+ * The figures fio cannot have written (negative, or beyond any measurement), each an error naming
+ * its field in fio's words: `jobs[0].read.clat_ns.mean: -5 is negative (fio writes no negative value)`.
+ */
+function figureErrors(job: Json, d: Json, jobIndex: number, direction: FioDirection): string[] {
+  const out: string[] = [];
+  const check = (value: number | null, field: string): void => {
+    const problem = value === null ? null : figureProblem(value, "fio");
+    if (problem) out.push(`${field}: ${value} ${problem}`);
+  };
+  for (const path of FIO_FIGURES) {
+    const field = path.map((k, i) => (i === 2 ? `["${k}"]` : `${i > 0 ? "." : ""}${k}`)).join("");
+    check(numberAt(d, path), `jobs[${jobIndex}].${direction}.${field}`);
+  }
+  for (const key of ["usr_cpu", "sys_cpu"]) check(num(job[key]), `jobs[${jobIndex}].${key}`);
+  return out;
+}
+
 /**
  * Reads one fio JSON document.
  *
@@ -292,7 +333,10 @@ export function parseFioJson(text: string, file: string): FioJsonResult {
         errors.push({ file, message: `jobs[${jobIndex}].${direction}.iops is missing or not a number` });
         continue;
       }
-      rows.push(directionStep({ file, job, jobIndex, name, options, jobIops, fioVersion }, direction, d, iops));
+      const bad = figureErrors(job, d, jobIndex, direction);
+      for (const message of bad) errors.push({ file, message });
+      if (bad.length === 0)
+        rows.push(directionStep({ file, job, jobIndex, name, options, jobIops, fioVersion }, direction, d, iops));
     }
   });
   if (rows.length === 0 && errors.length === 0) {

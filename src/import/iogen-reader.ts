@@ -32,7 +32,7 @@ export type { IogenCsvResult } from "./iogen-result";
 // Copied once into this module's own bindings: a bundler or loader may turn every use of an
 // imported binding into a getter call, which in the per-byte loops cost a third of the time.
 const { CR, LF, QUOTE, SPACE, TAB, NOT_PLAIN, MAX_COLUMNS, MAX_CSV_BYTES, MAX_LINE_BYTES, POW10 } = bytes;
-const { concatBytes, decimalAt, parseNumberText, quotedEnd, textAt, unquote } = bytes;
+const { concatBytes, decimalAt, figureProblem, parseNumberText, quotedEnd, textAt, unquote } = bytes;
 
 /** How one header position is read. */
 const enum FieldKind {
@@ -607,7 +607,7 @@ export class IogenCsvReader {
       let v = quoted ? NOT_PLAIN : decimalAt(b, s, e, this.decimalComma);
       if (v === NOT_PLAIN) v = this.slowNumber(b, s, e, k, quoted);
       else if (v < 0)
-        this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(textAt(b, s, e), 40)} is negative (iogen writes no negative value)`;
+        this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(textAt(b, s, e), 40)} ${figureProblem(v)}`;
       this.numberData[k][this.rows] = v;
     } else if (kind === FieldKind.Text) {
       const j = this.fieldSlot[f];
@@ -627,8 +627,8 @@ export class IogenCsvReader {
       this.rowProblem ??= `column ${this.numericNames[k]}: '${shown(text, 40)}' ${v}`;
       return NaN;
     }
-    if (v < 0)
-      this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(text.trim(), 40)} is negative (iogen writes no negative value)`;
+    const problem = figureProblem(v);
+    if (problem) this.rowProblem ??= `column ${this.numericNames[k]}: ${shown(text.trim(), 40)} ${problem}`;
     return v;
   }
 

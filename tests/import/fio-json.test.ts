@@ -77,3 +77,39 @@ describe("parseFioJson", () => {
     expect(fioSize("x")).toBeNull();
   });
 });
+
+describe("figures fio cannot have written", () => {
+  /** The randread golden document with one figure of its first job's read block changed. */
+  const withRead = (change: (read: Record<string, unknown>) => void): string => {
+    const doc = JSON.parse(golden("fio-randread-json")) as FioDoc;
+    change(doc.jobs[0].read as Record<string, unknown>);
+    return JSON.stringify(doc);
+  };
+
+  it.each([
+    [
+      "iops",
+      (r: Record<string, unknown>) => (r.iops = -5),
+      "jobs[0].read.iops: -5 is negative (fio writes no negative value)",
+    ],
+    [
+      "clat mean",
+      (r: Record<string, unknown>) => ((r.clat_ns as Dir["clat_ns"]).mean = -81000),
+      "jobs[0].read.clat_ns.mean: -81000 is negative (fio writes no negative value)",
+    ],
+    [
+      "a percentile",
+      (r: Record<string, unknown>) => ((r.clat_ns as Dir["clat_ns"]).percentile!["99.000000"] = -1),
+      'jobs[0].read.clat_ns.percentile["99.000000"]: -1 is negative (fio writes no negative value)',
+    ],
+    [
+      "iops 1e308",
+      (r: Record<string, unknown>) => (r.iops = 1e308),
+      "jobs[0].read.iops: 1e+308 is larger than any measurement (at most 1000000000000000)",
+    ],
+  ])("%s: an error naming the file and field, and no step from it", (_what, change, message) => {
+    const r = parseFioJson(withRead(change), "run.json");
+    expect(r.errors).toEqual([{ file: "run.json", message }]);
+    expect(r.rows).toEqual([]);
+  });
+});

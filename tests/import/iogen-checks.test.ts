@@ -170,9 +170,10 @@ describe("schema-3 summary values", () => {
   it.each([
     ["0", "0 is not a subinterval number (a whole number from 1)"],
     ["2.5", "2.5 is not a subinterval number (a whole number from 1)"],
+    ["1e308", "1e308 is larger than any measurement (at most 1000000000000000)"],
     [
-      "1e308",
-      "1e+308 is past the last measured subinterval: the row covers 15 of its 20 measured seconds, which leaves room for at most 501 (subintervals are at least 10 ms)",
+      "1e14",
+      "100000000000000 is past the last measured subinterval: the row covers 15 of its 20 measured seconds, which leaves room for at most 501 (subintervals are at least 10 ms)",
     ],
     [
       "502",
@@ -212,5 +213,16 @@ describe("schema-3 summary values", () => {
           "column steady_from: 6 with seen_enough off (iogen writes none without --seen-enough): ignored, the row covers the whole measurement",
       },
     ]);
+  });
+});
+
+describe("figures iogen cannot have written", () => {
+  const HEADER = "host,step,step_name,subinterval,phase,start_s,seconds,category,iops,service_ms_avg";
+  it.each([
+    ["1e308", "column iops: 1e308 is larger than any measurement (at most 1000000000000000)"],
+    ["-5", "column iops: -5 is negative (iogen writes no negative value)"],
+  ])("iops %s is an error naming the line and column", (value, message) => {
+    const r = parseIogenCsv(`${HEADER}\nh,1,a,1,measure,0,1,overall,${value},0.1\n`, "s.csv");
+    expect(r.errors).toEqual([{ file: "s.csv", line: 2, message }]);
   });
 });
