@@ -66,6 +66,8 @@ module.exports = async (env, options) => {
     },
     module: {
       rules: [
+        // The pane's icons (src/taskpane/icons.ts): bundled SVG text from @fluentui/svg-icons.
+        { test: /\.svg$/, type: "asset/source" },
         {
           test: /\.ts$/,
           exclude: /node_modules/,

@@ -87,67 +87,186 @@ function references(draft: Draft): { w: Record<string, unknown>; refs: string[];
   return out;
 }
 
+/** The "Start from" choices: a blank case, then the examples. */
+function fillExamples(example: HTMLSelectElement): void {
+  if (example.options.length > 0) return;
+  const blank = el("option", "A blank case (two options)");
+  blank.value = BLANK;
+  example.append(blank);
+  for (const e of CASE_EXAMPLES) {
+    const opt = el("option", e.label);
+    opt.value = e.id;
+    example.append(opt);
+  }
+}
+
+/**
+ * Checks the form's case and shows every problem at once (each a link to its field); Build is
+ * enabled only for a case without problems.
+ */
+function checkAndList(form: CaseForm, errors: HTMLElement, build: HTMLButtonElement): ReturnType<typeof caseFromDraft> {
+  const r = caseFromDraft(form.draft);
+  const problems = "plan" in r ? [] : allProblems(form.draft);
+  if (!("plan" in r) && problems.length === 0) problems.push({ path: r.path, message: r.error });
+  const fields = form.showErrors(problems);
+  errors.replaceChildren();
+  build.disabled = problems.length > 0;
+  if (problems.length === 0) return r;
+  errors.append(el("span", `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix before building:`));
+  const ul = el("ul");
+  problems.forEach((p, k) => {
+    const where = p.path === null ? "The case" : humanPath(p.path, form.draft);
+    const li = el("li");
+    const field = fields[k];
+    if (field) {
+      const a = el("a", `${where}: ${p.message}`);
+      a.href = `#${field.id}`;
+      a.addEventListener("click", (e) => {
+        e.preventDefault();
+        field.focus();
+      });
+      li.append(a);
+    } else li.append(`${where}: ${p.message}${p.path === null ? "" : " (in the JSON below)"}`);
+    ul.append(li);
+  });
+  errors.append(ul);
+  return r;
+}
+
+/**
+ * "Start from": choosing another start replaces the form's case; when the planner had edited it,
+ * the pane says so and offers Undo (which brings the edited case back), so no typing is lost to a
+ * stray ArrowDown on the focused list.
+ */
+function wireStartFrom(example: HTMLSelectElement, form: CaseForm, load: (d: Draft) => void): () => void {
+  const undoLine = byId<HTMLElement>("case-example-undo");
+  let baseline = JSON.stringify(form.draft);
+  let choice = example.value;
+  example.addEventListener("change", () => {
+    const edited = JSON.stringify(form.draft) !== baseline;
+    const before = { draft: structuredClone(form.draft), choice, baseline };
+    load(example.value === BLANK ? structuredClone(BLANK_CASE) : exampleDraft(example.value));
+    baseline = JSON.stringify(form.draft);
+    choice = example.value;
+    undoLine.replaceChildren();
+    if (!edited) return;
+    const label = example.selectedOptions[0]?.textContent ?? example.value;
+    const undo = document.createElement("button");
+    undo.type = "button";
+    undo.className = "link";
+    undo.id = "case-example-undo-button";
+    undo.textContent = "Undo";
+    undo.addEventListener("click", () => {
+      load(before.draft);
+      example.value = before.choice;
+      choice = before.choice;
+      baseline = before.baseline;
+      undoLine.textContent = "Your edited case is back.";
+      example.focus();
+    });
+    undoLine.append(`Started from “${label}”: your edits to the previous case were replaced. `, undo);
+  });
+  // A case loaded another way (JSON) is the new starting point.
+  return () => {
+    baseline = JSON.stringify(form.draft);
+    undoLine.replaceChildren();
+  };
+}
+
+/** Reads the analysis in the workbook (its CPU cost lines) now and whenever the Case tab is shown. */
+function wireAnalysisRefresh(form: CaseForm, analysis: HTMLElement, setChoices: (c: CpuCostChoice[]) => boolean): void {
+  const refresh = async (): Promise<void> => {
+    try {
+      const found = await readCpuCostChoices();
+      const changed = setChoices(found);
+      const lines = found.length;
+      analysis.textContent =
+        lines > 0
+          ? `An analysis is in this workbook: a workload's service time can refer to its fitted CPU cost per IO (${lines} fitted line${lines === 1 ? "" : "s"}).`
+          : "";
+      if (changed) form.render();
+    } catch {
+      // Reading is a convenience: without it the form still works with typed service times.
+    }
+  };
+  void refresh();
+  // By click, keyboard or ribbon command (the tab list shows its panel by clearing `hidden`).
+  const panel = document.getElementById("panel-case");
+  if (panel)
+    new MutationObserver(() => {
+      if (!panel.hidden) void refresh();
+    }).observe(panel, { attributes: true, attributeFilter: ["hidden"] });
+  byId("tab-case").addEventListener("click", () => void refresh());
+}
+
+/** Takes a referenced service time as its cells hold it now (the sheet shows the formula). */
+async function takeReferencedValues(draft: Draft): Promise<boolean> {
+  const refs = references(draft);
+  if (refs.length === 0) return false;
+  const values = await readCellValues(refs.flatMap((r) => r.refs));
+  let k = 0;
+  for (const r of refs) {
+    const mine = values.slice(k, k + r.refs.length);
+    k += r.refs.length;
+    // As AVERAGE does: the sum in order over the count (a text or empty cell leaves S as it was).
+    if (mine.every((v) => typeof v === "number"))
+      r.w.serviceTime = (mine as number[]).reduce((a, b) => a + b, 0) / mine.length / r.divisor;
+  }
+  return true;
+}
+
+/** Build case sheet: checks, writes through the renderer, and moves the focus to the result. */
+function wireBuild(
+  form: CaseForm,
+  build: HTMLButtonElement,
+  validate: () => ReturnType<typeof caseFromDraft>,
+  showJson: () => void,
+): void {
+  const status = byId<HTMLParagraphElement>("case-status");
+  const say = (text: string, kind: "error" | "info" | "ok", focus: boolean): void => {
+    status.textContent = text;
+    status.className = `share-status ${kind}`;
+    if (!focus) return;
+    status.tabIndex = -1;
+    status.focus();
+  };
+  build.addEventListener("click", async () => {
+    build.disabled = true;
+    try {
+      if (await takeReferencedValues(form.draft)) showJson();
+      const parsed = validate();
+      if (!("plan" in parsed)) {
+        say(`Not built: ${parsed.error}`, "error", false);
+        (parsed.path === null ? null : form.find(parsed.path))?.focus();
+        return;
+      }
+      // The focus stays on a visible line while Excel writes (Build is disabled meanwhile).
+      say("Writing the case sheet…", "info", true);
+      const result = await renderWorkbookPlan(parsed.plan.plan, { functionsRegistered: functionsLoaded() });
+      say(`Wrote "${result.sheets[0]?.written}". ${parsed.plan.plan.sheets[0].notes[1]}`, "ok", true);
+    } catch (e) {
+      say(`Could not write the case: ${(e as Error).message}`, "error", true);
+    } finally {
+      validate();
+    }
+  });
+}
+
 /** Wires the section; call once Office.js reports Excel. */
 export function initNewCaseSection(): void {
-  const section = byId<HTMLElement>("case-new");
-  const root = byId<HTMLElement>("case-form");
   const example = byId<HTMLSelectElement>("case-example");
   const errors = byId<HTMLParagraphElement>("case-errors");
   const editor = byId<HTMLTextAreaElement>("case-json");
-  const apply = byId<HTMLButtonElement>("case-json-apply");
   const jsonStatus = byId<HTMLParagraphElement>("case-json-status");
-  const analysis = byId<HTMLParagraphElement>("case-analysis");
   const build = byId<HTMLButtonElement>("case-build");
-  const status = byId<HTMLParagraphElement>("case-status");
-  section.hidden = false;
+  byId<HTMLElement>("case-new").hidden = false;
   let choices: CpuCostChoice[] = [];
-
-  if (example.options.length === 0) {
-    const blank = el("option", "A blank case (two options)");
-    blank.value = BLANK;
-    example.append(blank);
-    for (const e of CASE_EXAMPLES) {
-      const opt = el("option", e.label);
-      opt.value = e.id;
-      example.append(opt);
-    }
-  }
-  const validate = (): ReturnType<typeof caseFromDraft> => {
-    const r = caseFromDraft(form.draft);
-    const problems = "plan" in r ? [] : allProblems(form.draft);
-    if (!("plan" in r) && problems.length === 0) problems.push({ path: r.path, message: r.error });
-    const fields = form.showErrors(problems);
-    errors.replaceChildren();
-    // Build only a case without problems; the list says what to fix, each item going to its field.
-    build.disabled = problems.length > 0;
-    if (problems.length > 0) {
-      errors.append(
-        el("span", `${problems.length} problem${problems.length === 1 ? "" : "s"} to fix before building:`),
-      );
-      const ul = el("ul");
-      problems.forEach((p, k) => {
-        const where = p.path === null ? "The case" : humanPath(p.path, form.draft);
-        const li = el("li");
-        const field = fields[k];
-        if (field) {
-          const a = el("a", `${where}: ${p.message}`);
-          a.href = `#${field.id}`;
-          a.addEventListener("click", (e) => {
-            e.preventDefault();
-            field.focus();
-          });
-          li.append(a);
-        } else li.append(`${where}: ${p.message}${p.path === null ? "" : " (in the JSON below)"}`);
-        ul.append(li);
-      });
-      errors.append(ul);
-    }
-    return r;
-  };
+  fillExamples(example);
+  const validate = (): ReturnType<typeof caseFromDraft> => checkAndList(form, errors, build);
   const showJson = (): void => {
     if (document.activeElement !== editor) editor.value = JSON.stringify(form.draft, null, 2);
   };
-  const form = new CaseForm(root, structuredClone(STARTING_CASE), {
+  const form = new CaseForm(byId<HTMLElement>("case-form"), structuredClone(STARTING_CASE), {
     changed: () => {
       validate();
       showJson();
@@ -161,87 +280,24 @@ export function initNewCaseSection(): void {
     showJson();
   };
   load(structuredClone(STARTING_CASE));
-
   example.value = CASE_EXAMPLES[0].id;
-  example.addEventListener("change", () =>
-    load(example.value === BLANK ? structuredClone(BLANK_CASE) : exampleDraft(example.value)),
-  );
-  apply.addEventListener("click", () => {
+  const newStart = wireStartFrom(example, form, load);
+  byId<HTMLButtonElement>("case-json-apply").addEventListener("click", () => {
     try {
       const parsed = JSON.parse(editor.value) as unknown;
       if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
         throw new Error("the case must be a JSON object");
       load(parsed as Draft);
+      newStart();
       jsonStatus.textContent = "Loaded into the form.";
     } catch (e) {
       jsonStatus.textContent = `Not loaded: ${(e as Error).message}`;
     }
   });
-
-  const refresh = async (): Promise<void> => {
-    try {
-      const found = await readCpuCostChoices();
-      const same = JSON.stringify(found) === JSON.stringify(choices);
-      choices = found;
-      const lines = found.length;
-      analysis.textContent =
-        lines > 0
-          ? `An analysis is in this workbook: a workload's service time can refer to its fitted CPU cost per IO (${lines} fitted line${lines === 1 ? "" : "s"}).`
-          : "";
-      if (!same) form.render();
-    } catch {
-      // Reading is a convenience: without it the form still works with typed service times.
-    }
-  };
-  void refresh();
-  // Read the analysis again whenever the Case tab is shown: by click, keyboard or ribbon command
-  // (the tab list shows its panel by clearing \`hidden\`).
-  const panel = document.getElementById("panel-case");
-  if (panel)
-    new MutationObserver(() => {
-      if (!panel.hidden) void refresh();
-    }).observe(panel, { attributes: true, attributeFilter: ["hidden"] });
-  byId("tab-case").addEventListener("click", () => void refresh());
-
-  build.addEventListener("click", async () => {
-    build.disabled = true;
-    try {
-      // A referenced service time is taken as the cell holds it now (the sheet shows the formula).
-      const refs = references(form.draft);
-      if (refs.length > 0) {
-        const values = await readCellValues(refs.flatMap((r) => r.refs));
-        let k = 0;
-        for (const r of refs) {
-          const mine = values.slice(k, k + r.refs.length);
-          k += r.refs.length;
-          // As AVERAGE does: the sum in order over the count (a text or empty cell leaves S as it was).
-          if (mine.every((v) => typeof v === "number"))
-            r.w.serviceTime = (mine as number[]).reduce((a, b) => a + b, 0) / mine.length / r.divisor;
-        }
-        showJson();
-      }
-      const parsed = validate();
-      if (!("plan" in parsed)) {
-        status.textContent = `Not built: ${parsed.error}`;
-        status.className = "share-status error";
-        (parsed.path === null ? null : form.find(parsed.path))?.focus();
-        return;
-      }
-      status.textContent = "Writing the case sheet…";
-      status.className = "share-status info";
-      const result = await renderWorkbookPlan(parsed.plan.plan, { functionsRegistered: functionsLoaded() });
-      status.textContent = `Wrote "${result.sheets[0]?.written}". ${parsed.plan.plan.sheets[0].notes[1]}`;
-      status.className = "share-status ok";
-      // The focus goes to the result, not back to the page.
-      status.tabIndex = -1;
-      status.focus();
-    } catch (e) {
-      status.textContent = `Could not write the case: ${(e as Error).message}`;
-      status.className = "share-status error";
-      status.tabIndex = -1;
-      status.focus();
-    } finally {
-      validate();
-    }
+  wireAnalysisRefresh(form, byId<HTMLParagraphElement>("case-analysis"), (found) => {
+    const changed = JSON.stringify(found) !== JSON.stringify(choices);
+    choices = found;
+    return changed;
   });
+  wireBuild(form, build, validate, showJson);
 }

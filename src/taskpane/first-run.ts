@@ -1,8 +1,9 @@
 /**
  * First run: offers the bundled sample (two protocols drawn from a documented model with a CPU line,
  * background work and a visible knee, tests/lab/fixtures/lab-sample, copied to dist/samples/ by
- * webpack), imported in one click; skippable; "Import the sample again"
- * brings it back. The "seen" flag is kept in partitioned localStorage (Office.context.partitionKey).
+ * webpack), imported in one click as a set of its own (never mixed with the planner's files);
+ * skippable; "Import the sample again" brings it back. The card names the sheets the sample
+ * writes and the two notes it gives (its saturation steps), and that there is no Fit sheet. The "seen" flag is kept in partitioned localStorage (Office.context.partitionKey).
  */
 import { byId } from "./dom";
 import { storageKey } from "./host";
@@ -44,13 +45,22 @@ export function setupFirstRun(section: ImportSection): void {
   card.hidden = seen();
   const load = async (): Promise<void> => {
     markSeen();
-    card.hidden = true;
-    // The focus goes to the import's progress line (and, when the import is done, to "Go to Summary").
-    byId("import-status").focus();
+    const status = byId("import-status");
+    status.textContent = "Loading the sample…";
+    // The card goes (and its button with it): the focus moves to the line saying what happens, then
+    // (once reading starts) to Cancel, then to the result.
+    if (!card.hidden) {
+      card.hidden = true;
+      status.focus();
+    }
     try {
-      section.addFiles(await sampleFiles(), true);
+      section.addFiles(await sampleFiles(), true, "sample");
+      byId("cancel").focus();
     } catch (e) {
-      byId("import-error").textContent = `The sample could not be loaded (${(e as Error).message}). Reload the pane.`;
+      status.textContent = "";
+      const error = byId("import-error");
+      error.textContent = `The sample could not be loaded (${(e as Error).message}). Reload the pane.`;
+      error.focus();
     }
   };
   byId("sample-import").addEventListener("click", () => void load());

@@ -47,8 +47,11 @@ export function exposeButtonStates(root: Document = document): void {
   root.querySelectorAll("fluent-button").forEach(exposeButton);
   new MutationObserver((records) => {
     for (const r of records) {
-      if (r.type === "attributes") exposeButton(r.target as Element);
-      else
+      // Only fluent-buttons: a native control's disabled state is already in the accessibility tree,
+      // and a role="button" on an input would tell a screen reader it is something it is not.
+      if (r.type === "attributes") {
+        if ((r.target as Element).localName === "fluent-button") exposeButton(r.target as Element);
+      } else
         r.addedNodes.forEach((n) => {
           if (!(n instanceof Element)) return;
           if (n.localName === "fluent-button") exposeButton(n);

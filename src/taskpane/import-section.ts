@@ -8,12 +8,15 @@ import { DEFAULT_RESPONSE, EXCEL_MAX_TABLE_ROWS } from "../lab/lab-plan";
 import { RESULT_METRICS } from "../lab/data";
 import type { WorkbookPlan } from "../workbook/plan";
 import { RenderCancelled, RenderResult, missingRequirements, renderWorkbookPlan } from "../excel/render-plan";
-import { activateSheet } from "../excel/activate-sheet";
+import { activateSheet, removeSheets } from "../excel/activate-sheet";
+import { showWarnings } from "./import-warnings";
 import type { FilePreview } from "./lab-reading";
 import { paneSizeProblem } from "./pane-limits";
 import type { WorkerReply, WorkerRequest } from "./read-worker";
 import { byId, el } from "./dom";
 import { functionsRegistered } from "./host";
+import { metricLabel } from "./metric-labels";
+import { addIcons } from "./icons";
 
 /** The worker bundle (webpack entry "read-worker"), beside taskpane.html. */
 const READ_WORKER_URL = "read-worker.js";
@@ -80,6 +83,17 @@ export class ImportSection {
   private ticker: ReturnType<typeof setInterval> | null = null;
   /** What the worker said it is doing (analysis stages, the check after reading). */
   private stage = "";
+  /**
+   * Where the files held came from: "sample" (the first-run sample), "imported" (a set already
+   * imported) or "choosing" (files being gathered for an import). A new choice after "sample" or
+   * "imported" starts a new set, so the sample never mixes with the planner's files and a second
+   * import never silently re-imports the first one's files.
+   */
+  private setState: "choosing" | "sample" | "imported" = "choosing";
+  /** Sheets the running (or last, cancelled or failed) import started writing, in order. */
+  private startedSheets: string[] = [];
+  private readonly removeBlock = byId("import-remove");
+  private readonly rowsError = byId("max-rows-error");
 
   constructor() {
     this.input.addEventListener("change", () => {
@@ -101,6 +115,13 @@ export class ImportSection {
     });
     this.importButton.addEventListener("click", () => void this.runImport());
     this.cancelButton.addEventListener("click", () => this.cancel());
+    byId("import-remove-sheets").addEventListener("click", () => void this.removeStarted());
+    byId("import-keep-sheets").addEventListener("click", () => {
+      this.hideRemoval();
+      this.say(`Kept ${this.startedSheets.map((n) => `“${n}”`).join(", ")}.`);
+      this.startedSheets = [];
+      this.status.focus();
+    });
     this.clearButton.addEventListener("click", () => this.clear());
     this.maxRows.max = String(EXCEL_MAX_TABLE_ROWS);
     this.maxRows.value = String(PANE_DEFAULT_SUBINTERVAL_ROWS);
@@ -127,10 +148,22 @@ export class ImportSection {
     this.update();
   }
 
-  /** Adds files; each is read in the worker and previewed. `autoImport` imports once all are read. */
-  addFiles(files: File[], autoImport = false): void {
+  /**
+   * Adds files; each is read in the worker and previewed. `autoImport` imports once all are read.
+   * The sample, and any choice after the sample or after an import, starts a new set (said in the
+   * status line), so files are only imported together when they were chosen together.
+   */
+  addFiles(files: File[], autoImport = false, source: "user" | "sample" = "user"): void {
     if (this.busy === "writing" || this.busy === "analysing") return;
+    let setAside = "";
+    if (this.entries.length > 0 && (source === "sample" || this.setState !== "choosing")) {
+      const names = this.entries.map((e) => e.file.name);
+      setAside = ` A new set: ${names.join(", ")} ${names.length === 1 ? "is" : "are"} not part of it.`;
+      this.forgetAll();
+    }
+    this.setState = source === "sample" ? "sample" : "choosing";
     this.autoImport = autoImport;
+    this.hideRemoval();
     this.clearError();
     this.next.hidden = true;
     this.fitNote.hidden = true;
@@ -146,15 +179,36 @@ export class ImportSection {
     }
     if (reading === 0) {
       // Nothing for the worker (every file refused): say so now, no reply will come.
-      this.say(this.summaryLine());
+      this.say(this.summaryLine() + setAside);
       this.update();
       return;
     }
     this.busy = "reading";
     this.stage = "";
     this.startTicker();
-    this.say(`Reading ${files.length} file${files.length === 1 ? "" : "s"}…`);
+    this.say(`Reading ${files.length} file${files.length === 1 ? "" : "s"}…${setAside}`);
     this.update();
+    this.keepFocus();
+  }
+
+  /** Tells the worker to drop every file held, and empties the list. */
+  private forgetAll(): void {
+    for (const e of this.entries) if (this.worker) this.post({ type: "forget", id: e.id });
+    this.entries = [];
+  }
+
+  /**
+   * During work the focus stays on something visible and meaningful: when the control that had it
+   * (Import, Choose files, the sample's button) is disabled or hidden, it goes to Cancel.
+   */
+  private keepFocus(): void {
+    const active = document.activeElement as HTMLElement | null;
+    const lost =
+      !active ||
+      active === document.body ||
+      active.closest("[hidden]") !== null ||
+      (active as HTMLButtonElement).disabled === true;
+    if (lost && !this.cancelButton.hidden) this.cancelButton.focus();
   }
 
   private ensureWorker(): Worker {
@@ -178,7 +232,7 @@ export class ImportSection {
   private onReply(msg: WorkerReply): void {
     if (msg.type === "stage") {
       this.stage = msg.stage;
-      if (this.busy === "analysing") this.showProgress(`Analysing: ${msg.stage}…`, 45);
+      if (this.busy === "analysing") this.showProgress(`Analysing: ${msg.stage}…`, null);
       else this.update();
       return;
     } else if (msg.type === "progress") {
@@ -205,9 +259,13 @@ export class ImportSection {
       this.busy = "idle";
       this.stopTicker();
       this.progressBlock.hidden = true;
-      this.say(this.summaryLine());
+      const aside = / A new set: .*$/.exec(this.status.textContent ?? "")?.[0] ?? "";
+      this.say(this.summaryLine() + aside);
       this.update();
       if (this.autoImport && !this.importButton.disabled) void this.runImport();
+      // Cancel has gone: the focus goes to the result of reading, the status line ("2 files ready").
+      // (Not to Import: a fluent-button just enabled takes the focus only after its next render.)
+      else if (!this.focusIsVisible()) this.status.focus();
       return;
     }
     this.update();
@@ -227,7 +285,7 @@ export class ImportSection {
     if (unique.join() === Array.from(this.response.options, (o) => o.value).join()) return;
     this.response.replaceChildren(
       ...unique.map((n) => {
-        const o = el("option", n === DEFAULT_RESPONSE ? `${n} (default)` : n);
+        const o = el("option", n === DEFAULT_RESPONSE ? `${metricLabel(n)} (default)` : metricLabel(n));
         o.value = n;
         return o;
       }),
@@ -272,14 +330,25 @@ export class ImportSection {
     this.cancelButton.hidden = idle;
     this.clearButton.hidden = !idle || this.entries.length === 0;
     this.input.disabled = this.busy === "analysing" || this.busy === "writing";
-    byId<HTMLButtonElement>("choose-files").disabled = this.input.disabled;
+    const choose = byId<HTMLButtonElement>("choose-files");
+    choose.disabled = this.input.disabled;
+    // One primary action at a time: Go to Summary after an import, else Import when ready, else Choose files.
+    const primary = !this.next.hidden
+      ? "goto-summary"
+      : ready && !this.importButton.disabled
+        ? "import"
+        : "choose-files";
+    for (const id of ["choose-files", "import", "goto-summary"])
+      if (id === primary) byId(id).setAttribute("appearance", "primary");
+      else byId(id).removeAttribute("appearance");
     this.maxRows.disabled = !idle;
     if (this.busy === "reading") {
       const total = this.entries.reduce((a, e) => a + e.file.size, 0) || 1;
       const read = this.entries.reduce((a, e) => a + (e.preview || e.failed ? e.file.size : e.read), 0);
       // After the last byte the worker groups the rows into steps for the preview: say so.
       const after = read >= total && this.stage ? `: ${this.stage}` : "";
-      this.showProgress(`Reading files (${Math.round((100 * read) / total)} %)${after}`, (40 * read) / total);
+      const pct = Math.round((100 * read) / total);
+      this.showProgress(`Reading files: ${pct} %${after}`, pct);
     }
     if (idle && this.entries.some((e) => e.failed || (e.preview?.errors.length ?? 0) > 0)) {
       this.error.textContent =
@@ -287,11 +356,16 @@ export class ImportSection {
     }
   }
 
-  private showProgress(label: string, percent: number): void {
+  /**
+   * The progress line and bar: the bar shows the same stage's percent as the label (null: a stage
+   * of unknown length, an indeterminate bar).
+   */
+  private showProgress(label: string, percent: number | null): void {
     this.progressBlock.hidden = false;
     if (this.progressLabel.textContent !== label) this.progressLabel.textContent = label;
     this.showElapsed();
-    this.progress.value = Math.max(0, Math.min(100, percent));
+    if (percent === null) this.progress.removeAttribute("value");
+    else this.progress.value = Math.max(0, Math.min(100, percent));
   }
 
   /** The time since the operation began, beside the progress line (refreshed by the ticker). */
@@ -322,25 +396,39 @@ export class ImportSection {
     this.status.textContent = text;
   }
 
-  /** Empties the error line and unlinks it from the field it named. */
+  /** Empties the error lines and unlinks them from the field they named. */
   private clearError(): void {
     this.error.textContent = "";
+    this.rowsError.textContent = "";
     this.maxRows.removeAttribute("aria-invalid");
     this.maxRows.setAttribute("aria-describedby", "max-rows-help");
   }
 
+  /**
+   * Shows an error: a field's own under that field (in view when it gets the focus), the others in
+   * the section's alert line, which then gets the focus (the control that had it may be gone).
+   */
   private fail(message: string, field?: HTMLElement): void {
-    this.error.textContent = message;
-    if (field) {
-      // The alert names the field; the field points at the alert (read again when it has the focus).
-      field.setAttribute("aria-invalid", "true");
-      field.setAttribute("aria-describedby", `import-error ${field.getAttribute("aria-describedby") ?? ""}`.trim());
-      field.focus();
-    }
     this.busy = "idle";
     this.stopTicker();
     this.progressBlock.hidden = true;
     this.update();
+    if (field) {
+      // The alert under the field names it; the field points at the alert (read again when it has the focus).
+      this.rowsError.textContent = message;
+      field.setAttribute("aria-invalid", "true");
+      field.setAttribute("aria-describedby", "max-rows-error max-rows-help");
+      field.focus();
+      return;
+    }
+    this.error.textContent = message;
+    if (!this.focusIsVisible()) this.error.focus();
+  }
+
+  /** Whether the focus is on a visible, enabled control (not the page, nor something hidden). */
+  private focusIsVisible(): boolean {
+    const a = document.activeElement as HTMLElement | null;
+    return !!a && a !== document.body && a.closest("[hidden]") === null && (a as HTMLButtonElement).disabled !== true;
   }
 
   private requestPlan(maxSubintervalRows: number): Promise<WorkbookPlan> {
@@ -363,13 +451,17 @@ export class ImportSection {
     const limit = this.subintervalLimit();
     if (typeof limit === "string") return this.fail(limit, this.maxRows);
     this.clearError();
+    this.hideRemoval();
     this.next.hidden = true;
     this.fitNote.hidden = true;
+    byId("import-warnings").replaceChildren();
     this.busy = "analysing";
     this.stage = "";
+    this.startedSheets = [];
     this.startTicker();
     this.update();
-    this.showProgress("Analysing…", 45);
+    this.keepFocus();
+    this.showProgress("Analysing…", null);
     this.say("Analysing the results…");
     let plan: WorkbookPlan;
     try {
@@ -386,18 +478,20 @@ export class ImportSection {
         functionsRegistered: functionsRegistered(),
         signal: this.abort.signal,
         onProgress: (p) => {
+          if (!this.startedSheets.includes(p.name)) this.startedSheets.push(p.name);
           const within = p.rowsTotal > 0 ? p.rows / p.rowsTotal : 1;
           this.showProgress(
             `Writing sheet ${p.sheet} of ${p.sheets}: ${p.name}` +
               (p.rowsTotal > 1000
                 ? ` (${p.rows.toLocaleString("en-US")} of ${p.rowsTotal.toLocaleString("en-US")} rows)`
                 : ""),
-            50 + (50 * (p.sheet - 1 + within)) / p.sheets,
+            (100 * (p.sheet - 1 + within)) / p.sheets,
           );
         },
       });
       this.lastResult = result;
       this.busy = "idle";
+      this.setState = "imported";
       this.stopTicker();
       this.showProgress("Done", 100);
       const formulas = result.addinFormulas ? "with live CAPLAB formulas" : "with values in place of CAPLAB formulas";
@@ -405,40 +499,72 @@ export class ImportSection {
         `Imported: ${result.sheets.map((s) => s.written).join(", ")} — ${result.tables.length} tables, ` +
           `${result.charts} charts, ${formulas}.`,
       );
-      this.showWarnings(plan.warnings);
+      const summary = result.sheets[0]?.written ?? "";
+      showWarnings(byId("import-warnings"), plan, summary, (address) => void this.goToSummary(address));
+      this.next.hidden = summary === "";
       this.update();
       this.showNext(plan);
     } catch (e) {
-      if (e instanceof RenderCancelled) {
-        this.busy = "idle";
-        this.stopTicker();
-        this.progressBlock.hidden = true;
-        this.say(e.message);
-        this.update();
-        return;
-      }
-      this.fail(
-        `Writing to the workbook failed: ${(e as Error).message}. Nothing already in the workbook was changed; ` +
-          "sheets written before the failure are kept. Try again, or use caplab report to write an .xlsx file.",
-      );
+      this.busy = "idle";
+      this.stopTicker();
+      this.progressBlock.hidden = true;
+      this.update();
+      if (e instanceof RenderCancelled) this.offerRemoval("Import cancelled", this.status);
+      else
+        this.offerRemoval(
+          `Writing to the workbook failed: ${(e as Error).message}. Nothing already in the workbook was changed`,
+          this.error,
+          " Try again, or use caplab report to write an .xlsx file.",
+        );
     } finally {
       this.abort = null;
     }
   }
 
   /**
-   * The plan's warnings after the status line: rows left out of Subintervals first (with how to
-   * write more), then the others, at most five in all; every one is on the Summary sheet.
+   * After a cancel or a failure: names every sheet this import started (the one cut short included)
+   * and offers to remove them; the message gets the focus.
    */
-  private showWarnings(warnings: string[]): void {
-    const cut = warnings.filter((w) => w.startsWith("Subintervals:"));
-    const shown = [...cut, ...warnings.filter((w) => !w.startsWith("Subintervals:"))].slice(0, 5);
-    for (const w of shown) {
-      const more = cut.includes(w) ? " To write more, raise “Subinterval rows to write” and import again." : "";
-      this.status.append(el("span", ` Warning: ${w}${more}`, "import-warning"));
+  private offerRemoval(what: string, line: HTMLElement, after = ""): void {
+    const sheets = [...this.startedSheets];
+    if (sheets.length === 0) {
+      line.textContent = `${what}; no sheet was written.${after}`;
+    } else {
+      const list = sheets.map((n) => `“${n}”`).join(", ");
+      line.textContent =
+        `${what}; this import wrote ${sheets.length === 1 ? "the sheet" : `${sheets.length} sheets`} ${list}` +
+        ` (the last one cut short). Remove ${sheets.length === 1 ? "it" : "them"}, or keep ${sheets.length === 1 ? "it" : "them"} to look at.${after}`;
+      const remove = byId("import-remove-sheets");
+      remove.textContent = sheets.length === 1 ? `Remove “${sheets[0]}”` : `Remove these ${sheets.length} sheets`;
+      addIcons();
+      this.removeBlock.hidden = false;
     }
-    if (warnings.length > shown.length)
-      this.status.append(el("span", ` … ${warnings.length - shown.length} more warnings on the Summary sheet.`));
+    line.tabIndex = -1;
+    line.focus();
+  }
+
+  private hideRemoval(): void {
+    this.removeBlock.hidden = true;
+  }
+
+  /** Removes the sheets the cancelled or failed import wrote (the planner asked). */
+  private async removeStarted(): Promise<void> {
+    const names = [...this.startedSheets];
+    try {
+      const removed = await removeSheets(names);
+      this.startedSheets = [];
+      this.hideRemoval();
+      this.say(
+        removed.length > 0
+          ? `Removed ${removed.map((n) => `“${n}”`).join(", ")}: the workbook is as it was before the import.`
+          : "Those sheets are already gone.",
+      );
+      this.status.focus();
+    } catch (e) {
+      this.fail(
+        `Could not remove ${names.join(", ")}: ${(e as Error).message}. Delete them in Excel (right-click the tab › Delete).`,
+      );
+    }
   }
 
   /**
@@ -449,7 +575,7 @@ export class ImportSection {
     this.summarySheet = this.lastResult?.sheets[0]?.written ?? plan.sheets[0]?.name ?? "";
     const gotoButton = byId("goto-summary");
     gotoButton.textContent = `Go to ${this.summarySheet}`;
-    this.next.hidden = this.summarySheet === "";
+    addIcons();
     if (!plan.sheets.some((sh) => sh.name === "Fit")) {
       // The Summary sheet's "Fit: no fit (the steps do not vary …)" line, in the pane's words.
       const why = plan.sheets[0]?.notes
@@ -465,11 +591,11 @@ export class ImportSection {
     else this.status.focus();
   }
 
-  /** Shows the Summary sheet in Excel. */
-  private async goToSummary(): Promise<void> {
+  /** Shows the Summary sheet in Excel (at `address`, e.g. a warning's row, when given). */
+  private async goToSummary(address?: string): Promise<void> {
     try {
-      await activateSheet(this.summarySheet);
-      this.say(`${this.summarySheet} is the active sheet.`);
+      await activateSheet(this.summarySheet, address);
+      this.say(`${this.summarySheet} is the active sheet${address ? `, at ${address}` : ""}.`);
     } catch (e) {
       this.fail(`Could not open ${this.summarySheet}: ${(e as Error).message}.`);
     }
@@ -490,19 +616,27 @@ export class ImportSection {
     this.entries = this.entries.filter((e) => e.preview);
     // The new worker has none of the files read so far: read again when needed.
     const kept = this.entries.map((e) => e.file);
+    const state = this.setState;
     this.entries = [];
     this.busy = "idle";
     this.stopTicker();
     this.progressBlock.hidden = true;
-    this.say(`Cancelled${unread.length > 0 ? `; not read: ${unread.map((e) => e.file.name).join(", ")}` : ""}.`);
-    if (kept.length > 0) this.addFiles(kept);
-    else this.update();
+    const said = `Cancelled${unread.length > 0 ? `; not read: ${unread.map((e) => e.file.name).join(", ")}` : ""}. Nothing was written.`;
+    this.say(said);
+    if (kept.length > 0) {
+      this.addFiles(kept, false, state === "sample" ? "sample" : "user");
+      this.say(`${said} Reading ${kept.map((f) => f.name).join(", ")} again…`);
+    } else this.update();
+    // Cancel is gone: the focus goes to what happened.
+    this.status.focus();
   }
 
   /** Removes every file. */
   clear(): void {
-    for (const e of this.entries) this.post({ type: "forget", id: e.id });
-    this.entries = [];
+    this.forgetAll();
+    this.setState = "choosing";
+    this.hideRemoval();
+    byId("import-warnings").replaceChildren();
     this.clearError();
     this.next.hidden = true;
     this.fitNote.hidden = true;

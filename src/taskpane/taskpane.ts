@@ -8,6 +8,7 @@ import { byId } from "./dom";
 import { defineFluentComponents, exposeButtonStates } from "./fluent";
 import { followOfficeTheme, setupTheme } from "./theme";
 import { setupTabs } from "./tabs";
+import { addIcons } from "./icons";
 import { enableInsert, setupFunctionsSection } from "./functions-section";
 import { insertIntoSelectedCell } from "../excel/insert-formula";
 import { ImportSection } from "./import-section";
@@ -27,6 +28,7 @@ async function start(): Promise<void> {
   setupTheme();
   defineFluentComponents();
   exposeButtonStates();
+  addIcons();
   setupTabs();
   setupFunctionsSection();
   const section = new ImportSection();

@@ -12,7 +12,8 @@ import { AddressInfo } from "net";
 import { Browser, chromium, Page } from "playwright-core";
 
 export const ROOT = path.resolve(__dirname, "../..");
-export const DIST = path.join(ROOT, "dist");
+/** The built pane: dist/, or CAPLAB_DIST (a build of one's own, e.g. `webpack --output-path DIR`, beside others' builds). */
+export const DIST = process.env.CAPLAB_DIST ? path.resolve(process.env.CAPLAB_DIST) : path.join(ROOT, "dist");
 const CHROMIUM = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 const OFFICE_JS = "https://appsforoffice.microsoft.com/lib/1/hosted/office.js";
 

@@ -1039,6 +1039,21 @@ class WorksheetProxy {
     if (!s) throw new Error(`no sheet ${this.sheetName} (ItemNotFound)`);
     return s;
   }
+  /**
+   * Worksheet.delete (ExcelApi 1.1): the sheet goes, with its tables and charts ("Deletes the
+   * worksheet from the workbook", excel.d.ts). Excel refuses to delete the last visible sheet
+   * (InvalidOperation), as here.
+   */
+  delete(): void {
+    this.ctx.push({ deleteSheet: this.sheetName }, () => {
+      const s = this.model();
+      if (this.ctx.book.sheets.length === 1)
+        throw excelError("InvalidOperation", "A workbook must contain at least one visible worksheet");
+      this.ctx.book.sheets = this.ctx.book.sheets.filter((x) => x !== s);
+      this.ctx.book.tables = this.ctx.book.tables.filter((t) => t.sheet.toLowerCase() !== s.name.toLowerCase());
+      if (this.ctx.book.activeSheet.toLowerCase() === s.name.toLowerCase()) this.ctx.book.activeSheet = "";
+    });
+  }
   /** Worksheet.copy (ExcelApi 1.7): a new sheet "Name (2)" with the cells, formats and charts. */
   copy(position?: string): WorksheetProxy {
     const copy = new WorksheetProxy(this.ctx, `${this.sheetName} (copy)`);
@@ -1060,6 +1075,16 @@ class WorksheetProxy {
   }
   getUsedRangeOrNullObject(): RangeProxy {
     return new RangeProxy(this.ctx, this, 0, 0, 1, 1, true);
+  }
+  /** Worksheet.getRange (ExcelApi 1.1) for an A1 address on this sheet ("B3" or "A12:C12"). */
+  getRange(address: string): RangeProxy {
+    const m = /^\$?([A-Z]{1,3})\$?(\d+)(?::\$?([A-Z]{1,3})\$?(\d+))?$/.exec(address);
+    if (!m) throw new Unsupported(`the address ${address}`);
+    const r0 = Number(m[2]) - 1;
+    const c0 = columnIndex(m[1]);
+    const r1 = m[4] === undefined ? r0 : Number(m[4]) - 1;
+    const c1 = m[3] === undefined ? c0 : columnIndex(m[3]);
+    return new RangeProxy(this.ctx, this, r0, c0, r1 - r0 + 1, c1 - c0 + 1);
   }
   getRangeByIndexes(row: number, col: number, rows: number, cols: number): RangeProxy {
     if (rows < 1 || cols < 1) throw new Error(`getRangeByIndexes: empty range ${rows}x${cols} (InvalidArgument)`);
@@ -1216,6 +1241,18 @@ class RangeProxy {
   }
   get address(): string {
     return `${this.ws.name}!${letters(this.col)}${this.row + 1}:${letters(this.col + this.cols - 1)}${this.row + this.rows}`;
+  }
+  /**
+   * Range.select (ExcelApi 1.1): "Selects the specified range in the Excel UI"; the selection's
+   * top-left cell becomes FakeWorkbook.selection, and its sheet the active one (Excel shows the
+   * sheet of the selection).
+   */
+  select(): void {
+    this.ctx.push({ select: this.address }, () => {
+      this.ws.model();
+      this.ctx.book.selection = { sheet: this.ws.name, row: this.row, col: this.col };
+      this.ctx.book.activeSheet = this.ws.name;
+    });
   }
   /** Range.getCell (ExcelApi 1.1): one cell, relative to the range's top-left. */
   getCell(row: number, col: number): RangeProxy {
