@@ -1,8 +1,9 @@
 //! iogen: an open-loop IO load generator.
 //!
-//! Pipeline: [`cli`] parses the command line into [`options::Options`], [`target`] opens (and
-//! if needed lays out) the target, [`scheduler`] runs the arrival process against an
-//! [`engine::Engine`] and collects [`stats`], and [`output`] turns rows into CSV, JSON or a table.
+//! Pipeline: [`cli`] parses the command line into [`options::Options`], [`run`] runs the steps:
+//! [`target`] opens (and if needed lays out) the target, [`scheduler`] runs the arrival process
+//! against an [`engine::Engine`] and collects [`stats`], and [`output`] turns rows into CSV, JSON
+//! or a table.
 
 pub mod arrivals;
 pub mod cli;
@@ -14,6 +15,7 @@ pub mod output;
 pub mod plan;
 pub mod preflight;
 pub mod realtime;
+pub mod run;
 pub mod scheduler;
 pub mod seen_enough;
 pub mod stats;
