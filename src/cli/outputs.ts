@@ -184,6 +184,50 @@ function place(tmp: string, o: Output, force: boolean): Placed {
   return { target: o.path };
 }
 
+/**
+ * An output's directory, held open while the set is written: if it is renamed or moved meanwhile,
+ * its path no longer leads to the temporary files, but the open directory still does (on Linux
+ * through /proc/self/fd), so they can be removed; and nothing is placed in a directory that is no
+ * longer the one the path named.
+ */
+interface HeldDirectory {
+  path: string;
+  fd: number | null;
+  dev: number;
+  ino: number;
+}
+
+function holdDirectory(dir: string): HeldDirectory {
+  try {
+    const fd = fs.openSync(dir, fs.constants.O_RDONLY | (fs.constants.O_DIRECTORY ?? 0));
+    const st = fs.fstatSync(fd);
+    return { path: dir, fd, dev: st.dev, ino: st.ino };
+  } catch {
+    return { path: dir, fd: null, dev: -1, ino: -1 }; // a system that cannot open directories: by path only
+  }
+}
+
+/** True while the directory's path still names the directory held open. */
+function stillAtItsPath(h: HeldDirectory): boolean {
+  if (h.fd === null) return true;
+  try {
+    const st = fs.statSync(h.path);
+    return st.dev === h.dev && st.ino === h.ino;
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a temporary file by its path and, if the directory moved, through the held directory. */
+function removeTemp(h: HeldDirectory, tmp: string): void {
+  removeQuietly(tmp);
+  if (h.fd !== null) removeQuietly(`/proc/self/fd/${h.fd}/${path.basename(tmp)}`);
+}
+
+function release(held: Map<string, HeldDirectory>): void {
+  for (const h of held.values()) if (h.fd !== null) fs.closeSync(h.fd);
+}
+
 /** Takes back what was placed, newest first: the replaced files restored, ours removed. */
 function rollBack(placed: Placed[]): void {
   for (const p of [...placed].reverse()) {
@@ -209,7 +253,13 @@ function rollBack(placed: Placed[]): void {
  */
 export async function writeOutputs(outputs: readonly Output[], options: OutputOptions): Promise<string[]> {
   checkOutputs(outputs, options);
-  const temps: string[] = [];
+  const held = new Map<string, HeldDirectory>();
+  const dirOf = (o: Output): HeldDirectory => {
+    const dir = path.dirname(path.resolve(o.path));
+    if (!held.has(dir)) held.set(dir, holdDirectory(dir));
+    return held.get(dir) as HeldDirectory;
+  };
+  const temps: [string, HeldDirectory][] = [];
   const placed: Placed[] = [];
   let current = outputs[0]?.path ?? "";
   try {
@@ -217,19 +267,23 @@ export async function writeOutputs(outputs: readonly Output[], options: OutputOp
     for (const o of outputs) {
       current = o.path;
       const tmp = tempPathFor(o.path);
-      temps.push(tmp);
+      temps.push([tmp, dirOf(o)]);
       await writeNew(tmp, await o.content());
       written.push([tmp, o]);
     }
     for (const [tmp, o] of written) {
       current = o.path;
+      if (!stillAtItsPath(dirOf(o)))
+        throw new OutputError(o.path, `${o.path}: its directory was moved or renamed while writing; nothing written`);
       placed.push(place(tmp, o, options.force));
     }
   } catch (e) {
     rollBack(placed);
-    for (const t of temps) removeQuietly(t);
+    for (const [t, h] of temps) removeTemp(h, t);
     if (e instanceof OutputError) throw e;
     throw new OutputError(current, `cannot write ${current}: ${(e as Error).message}`);
+  } finally {
+    release(held);
   }
   for (const p of placed) if (p.backup) removeQuietly(p.backup);
   return outputs.map((o) => o.path);

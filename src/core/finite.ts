@@ -21,3 +21,19 @@ export function ensureFinite(value: number, argument: string): number {
   }
   return value;
 }
+
+/**
+ * What a cell shows for a computed number: the number when finite; `#NUM!` — Excel's error for a
+ * result a double cannot hold — for ±Infinity; nothing (`null`) for NaN, a value that does not
+ * exist (renderers leave the cell empty, or a formula without a cached value, which the
+ * spreadsheet computes itself). No cell ever holds `Infinity` or `NaN`: Excel and openpyxl refuse
+ * such a file and LibreOffice reads it as text.
+ *
+ * @param value - the computed number
+ * @returns the number, "#NUM!", or null
+ * @example cellNumber(1 / 0) // => "#NUM!"
+ */
+export function cellNumber(value: number): number | "#NUM!" | null {
+  if (Number.isFinite(value)) return value;
+  return Number.isNaN(value) ? null : "#NUM!";
+}

@@ -20,6 +20,7 @@ import { createHash } from "crypto";
 import { readFileSync } from "fs";
 import type { CellValue, ChartPlan, ColumnPlan, SheetPlan, TablePlan, WorkbookPlan } from "../workbook/plan";
 import { cellNumFmt, rangeA1, tableRow, tableRowCount } from "../workbook/plan";
+import { cellNumber } from "../core/finite";
 
 /** Options of {@link renderHtml}. */
 export interface HtmlOptions {
@@ -77,7 +78,7 @@ export function jsonForScript(value: unknown): string {
  * @example formatNumber(0.1234, "0.0%") // => "12.3%"
  */
 export function formatNumber(value: number, numFmt?: string): string {
-  if (!Number.isFinite(value)) return Number.isNaN(value) ? "NaN" : value > 0 ? "∞" : "−∞";
+  if (!Number.isFinite(value)) return String(cellNumber(value) ?? ""); // as the .xlsx: #NUM!, or nothing for NaN
   const sections = (numFmt ?? "").split(";");
   if (value < 0 && sections.length > 1 && sections[1].trim() !== "") return formatNegative(value, sections);
   const section = sections[0].trim();

@@ -30,6 +30,7 @@ import {
   tableRowCount,
   WorkbookPlan,
 } from "../workbook/plan";
+import { cellNumber } from "../core/finite";
 import { xmlEscape } from "./xml-text";
 
 const XML_HEAD = '<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n';
@@ -228,14 +229,23 @@ function stringCell(ref: string, text: string, xf: number, strings: SharedString
 function cellXml(ref: string, v: CellValue, xf: number, strings: SharedStrings, h: StreamSheetHelpers): string {
   const s = xf ? ` s="${xf}"` : "";
   if (v === null || v === undefined) return "";
-  if (typeof v === "number") return Number.isFinite(v) ? `<c r="${ref}"${s}><v>${v}</v></c>` : "";
+  if (typeof v === "number") {
+    const c = cellNumber(v); // never Infinity or NaN in a cell: #NUM! or nothing
+    return c === null
+      ? ""
+      : c === "#NUM!"
+        ? `<c r="${ref}"${s} t="e"><v>${c}</v></c>`
+        : `<c r="${ref}"${s}><v>${c}</v></c>`;
+  }
   if (typeof v === "string") return stringCell(ref, h.cellText(v), xf, strings);
   if (typeof v === "boolean") return `<c r="${ref}"${s} t="b"><v>${v ? 1 : 0}</v></c>`;
   if ("error" in v) return `<c r="${ref}"${s} t="e"><v>${esc(v.error)}</v></c>`;
   // An add-in formula (CAPLAB.*) means nothing outside Excel with the add-in: its value, as xlsx.ts writes it.
   if ("addinFormula" in v) return cellXml(ref, v.result, xf, strings, h);
   const f = `<f>${esc(v.formula.replace(/^=/, ""))}</f>`;
-  if (typeof v.result === "number" && Number.isFinite(v.result)) return `<c r="${ref}"${s}>${f}<v>${v.result}</v></c>`;
+  const result = typeof v.result === "number" ? cellNumber(v.result) : null;
+  if (typeof result === "number") return `<c r="${ref}"${s}>${f}<v>${result}</v></c>`;
+  if (result === "#NUM!") return `<c r="${ref}"${s} t="e">${f}<v>${result}</v></c>`;
   if (typeof v.result === "string") return `<c r="${ref}"${s} t="str">${f}<v>${esc(h.cellText(v.result))}</v></c>`;
   return `<c r="${ref}"${s}>${f}</c>`;
 }

@@ -32,6 +32,7 @@ import {
   tableRowCount,
   WorkbookPlan,
 } from "../workbook/plan";
+import { cellNumber } from "../core/finite";
 import { addNativeCharts } from "./xlsx-charts";
 import { xlsxStream } from "./xlsx-stream";
 import { cellText, planXmlText } from "./xml-text";
@@ -69,15 +70,22 @@ export function uniqueHeaders(headers: readonly string[]): string[] {
   });
 }
 
+/** A computed number as a cell value: finite, `#NUM!` for ±Infinity, empty for NaN ({@link cellNumber}). */
+function numberValue(v: number): number | ExcelJS.CellErrorValue | null {
+  const c = cellNumber(v);
+  return c === "#NUM!" ? { error: c } : c;
+}
+
 /** The ExcelJS value for a plan cell. Strings are always string values, never formulas. */
 export function excelValue(v: CellValue): ExcelJS.CellValue {
   if (v === null || v === undefined) return null;
   if (typeof v === "string") return cellText(v); // ExcelJS writes plain strings as (shared) strings, not formulas
-  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v === "number") return numberValue(v);
   if (typeof v === "boolean") return v;
   if (isFormula(v)) {
     const f = v.formula.replace(/^=/, "");
-    return v.result === null ? { formula: f, date1904: false } : { formula: f, result: v.result, date1904: false };
+    const result = typeof v.result === "number" ? numberValue(v.result) : v.result;
+    return result === null ? { formula: f, date1904: false } : { formula: f, result, date1904: false };
   }
   if (isError(v)) return { error: v.error } as ExcelJS.CellErrorValue;
   if (isAddinFormula(v)) return excelValue(v.result);

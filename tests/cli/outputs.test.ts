@@ -125,3 +125,53 @@ describe("writeOutputs", () => {
     expect(fs.readdirSync(dir)).toEqual(["a.xlsx"]);
   });
 });
+
+describe("an output directory renamed while the set is written", () => {
+  test("nothing is placed in the moved directory and no temporary file is left in it", async () => {
+    const sub = path.join(dir, "out");
+    fs.mkdirSync(sub);
+    const moved = path.join(dir, "moved");
+    const outputs: Output[] = [
+      { option: "-o", path: path.join(sub, "a.xlsx"), ext: /\.xlsx$/, content: () => Buffer.from("a") },
+      {
+        option: "--html",
+        path: path.join(sub, "b.html"),
+        ext: /\.html$/,
+        // The first output's temporary file is written by now: the directory moves under it.
+        content: () => {
+          fs.renameSync(sub, moved);
+          fs.mkdirSync(sub); // and a new, empty directory takes its name
+          return "b";
+        },
+      },
+    ];
+    const p = writeOutputs(outputs, { force: false });
+    await expect(p).rejects.toThrow(OutputError);
+    await expect(p).rejects.toThrow(
+      `${path.join(sub, "a.xlsx")}: its directory was moved or renamed while writing; nothing written`,
+    );
+    expect(fs.readdirSync(moved)).toEqual([]);
+    expect(fs.readdirSync(sub)).toEqual([]);
+  });
+
+  test("the same when the directory is only renamed (its path then leads nowhere)", async () => {
+    const sub = path.join(dir, "out");
+    fs.mkdirSync(sub);
+    const moved = path.join(dir, "moved");
+    const outputs: Output[] = [
+      { option: "-o", path: path.join(sub, "a.xlsx"), ext: /\.xlsx$/, content: () => Buffer.from("a") },
+      {
+        option: "--html",
+        path: path.join(sub, "b.html"),
+        ext: /\.html$/,
+        content: () => {
+          fs.renameSync(sub, moved);
+          return "b";
+        },
+      },
+    ];
+    await expect(writeOutputs(outputs, { force: false })).rejects.toThrow(OutputError);
+    expect(fs.readdirSync(moved)).toEqual([]);
+    expect(fs.existsSync(sub)).toBe(false);
+  });
+});

@@ -269,8 +269,10 @@ describe("formatNumber", () => {
     [-3.25, "0.0", "-3.3"],
     [7, "@", "7"],
     [45000, "yyyy-mm-dd", "45000"],
-    [NaN, "0.0", "NaN"],
-    [Infinity, "0.0", "∞"],
+    // As the .xlsx writes them: NaN is no value (an empty cell), ±Infinity Excel's #NUM!.
+    [NaN, "0.0", ""],
+    [Infinity, "0.0", "#NUM!"],
+    [-Infinity, "0.0", "#NUM!"],
   ])("formatNumber(%p, %p) = %p", (value, fmt, expected) => {
     expect(formatNumber(value, fmt)).toBe(expected);
   });
