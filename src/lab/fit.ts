@@ -5,7 +5,8 @@
 import { isDomainError } from "../core/errors";
 import { doeFit } from "../core/doe-fit";
 import { doeFitTable, isMissingValue, DoeFitTableCell } from "../core/doe-fit-table";
-import { LabStep, STEP_METRICS, StepMetric } from "./data";
+import { LabStep } from "./data";
+import { STEP_METRICS, StepMetric } from "./data-metrics";
 import {
   CellValue,
   columnIndex,

@@ -12,7 +12,8 @@
 import { batchMeansInterval, BatchMeansResult } from "../core/batch-means";
 import { isDomainError } from "../core/errors";
 import { CPU_CENSOR_PCT, cpuBasis, CpuFits } from "./cpu-fit";
-import { LabData, LabStep, steadyRowsOf, SubintervalGroup } from "./data";
+import { LabData, LabStep, SubintervalGroup } from "./data";
+import { steadyRowsOf } from "./data-subintervals";
 
 /** The precision iogen is asked for by default (its `--seen-enough` accuracy, which the CSV does not record). */
 export const ASKED_ACCURACY = 0.05;

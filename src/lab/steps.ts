@@ -2,7 +2,8 @@
  * The Steps sheet (one row per step and host, overall category; fio: per job and direction) and
  * the Categories sheet (iogen's read and write rows), which share the Steps columns.
  */
-import { LabData, LabStep, StepMetric } from "./data";
+import { LabData, LabStep } from "./data";
+import { StepMetric } from "./data-metrics";
 import { StepAnswer } from "./quality";
 import { SheetPlan, TablePlan } from "../workbook/plan";
 import { ColumnSpec, F, num, SheetBuilder } from "../workbook/sheet-builder";

@@ -3,7 +3,8 @@
  * array per CSV row), and IOPS and response time per subinterval for each step.
  */
 import { IogenNumericColumn } from "../import/iogen-csv";
-import { LabData, SubintervalColumns, SubintervalGroup } from "./data";
+import { LabData, SubintervalGroup } from "./data";
+import { SubintervalColumns } from "./data-subintervals";
 import { ChartPlan, SeriesPlan, SheetPlan } from "../workbook/plan";
 import { ColumnarSpec, F, MAX_SERIES, SheetBuilder } from "../workbook/sheet-builder";
 

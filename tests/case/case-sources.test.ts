@@ -9,7 +9,7 @@ import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/lab/lab-plan";
 import { cellResult, columnIndex, columnLetter, TablePlan, tableRow, tableRowCount } from "../../src/workbook/plan";
-import { CPU_FIT_TABLE } from "../../src/lab/model";
+import { CPU_FIT_TABLE } from "../../src/lab/model-fits";
 import { cpuCostChoices, readCellValues, readCpuCostChoices, ReadTable } from "../../src/excel/case-sources";
 import { parseCaseInput } from "../../src/case/input";
 import { computeCase } from "../../src/case/model";

@@ -16,7 +16,7 @@ import * as path from "path";
 import { openPane, ROOT, distServer, waitForText } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/lab/lab-plan";
-import { MODEL_CHART_DATA_TABLE } from "../../src/lab/model";
+import { MODEL_CHART_DATA_TABLE } from "../../src/lab/model-charts";
 import { cellA1 } from "../../src/workbook/plan";
 import { renderHtml } from "../../src/report/html";
 import type { FakeChart, FakeWorkbook } from "../excel/fake-excel";

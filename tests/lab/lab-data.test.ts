@@ -6,7 +6,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import { readLabText } from "../../src/import/detect";
-import { collectLabData, measureRowsOf, steadyRowsOf } from "../../src/lab/data";
+import { collectLabData } from "../../src/lab/data";
+import { measureRowsOf, steadyRowsOf } from "../../src/lab/data-subintervals";
 
 const HEADER =
   "host,step,subinterval,phase,seconds,category,iops,service_ms_avg,response_ms_avg,response_ms_p99,protocol";

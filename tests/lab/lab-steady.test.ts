@@ -12,7 +12,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { buildLabAnalysis } from "../../src/lab/lab-plan";
-import { RESULT_METRICS } from "../../src/lab/data";
+import { RESULT_METRICS } from "../../src/lab/data-metrics";
 import { labJson } from "../../src/lab/json";
 import { SheetPlan, tableCell, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 
