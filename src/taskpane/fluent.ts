@@ -8,6 +8,8 @@ import {
   ButtonDefinition,
   Checkbox,
   CheckboxDefinition,
+  MessageBar,
+  MessageBarDefinition,
   ProgressBar,
   ProgressBarDefinition,
   Tab,
@@ -18,12 +20,13 @@ import {
 
 let defined = false;
 
-/** Defines fluent-button, fluent-checkbox, fluent-progress-bar, fluent-tab and fluent-tablist. */
+/** Defines fluent-button, fluent-checkbox, fluent-message-bar, fluent-progress-bar, fluent-tab and fluent-tablist. */
 export function defineFluentComponents(): void {
   if (defined) return;
   defined = true;
   Button.define(ButtonDefinition);
   Checkbox.define(CheckboxDefinition);
+  MessageBar.define(MessageBarDefinition);
   ProgressBar.define(ProgressBarDefinition);
   Tab.define(TabDefinition);
   Tablist.define(TablistDefinition);

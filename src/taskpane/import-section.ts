@@ -164,6 +164,7 @@ export class ImportSection {
     this.setState = source === "sample" ? "sample" : "choosing";
     this.autoImport = autoImport;
     this.hideRemoval();
+    byId("import-warnings").replaceChildren();
     this.clearError();
     this.next.hidden = true;
     this.fitNote.hidden = true;
@@ -643,5 +644,7 @@ export class ImportSection {
     this.progressBlock.hidden = true;
     this.say("");
     this.update();
+    // Clear files is gone with the files: the focus goes to where new ones are chosen.
+    byId("choose-files").focus();
   }
 }

@@ -77,10 +77,9 @@ function bar(g: WarningGroup, plan: WorkbookPlan, summary: string, open: (addres
   mb.append(text);
   const address = summaryAddress(plan, g.members[0].index);
   if (address && summary) {
-    const link = el("a", `Show on ${summary}`);
+    const link = el("a", `Show on ${summary} (${address})`);
     link.href = "#";
     link.slot = "actions";
-    link.setAttribute("aria-label", `Show this warning on ${summary}, ${address}`);
     link.addEventListener("click", (e) => {
       e.preventDefault();
       open(address);
