@@ -9,6 +9,22 @@
 import { exportForManagers, listShareableSheets, ManagerExport, ShareableSheet } from "../excel/sharing-excel";
 import { byId, el } from "./dom";
 
+/**
+ * Of sheets named as Excel names a repeat ("Summary", "Summary (2)", "Summary (3)"), the last
+ * written of each: the default ticks follow the latest import, not the first.
+ */
+export function latestOfEach(names: string[]): Set<string> {
+  const best = new Map<string, { name: string; n: number }>();
+  for (const name of names) {
+    const m = /^(.*) \((\d+)\)$/.exec(name);
+    const base = m ? m[1] : name;
+    const n = m ? Number(m[2]) : 1;
+    const had = best.get(base);
+    if (!had || n > had.n) best.set(base, { name, n });
+  }
+  return new Set([...best.values()].map((b) => b.name));
+}
+
 /** "Summary, Steps and Business case". */
 function listed(names: string[]): string {
   return names.length <= 1 ? names.join("") : `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
@@ -86,7 +102,12 @@ export function initSharingSection(): void {
     if (before.size === 0) list.replaceChildren(el("p", "Reading the workbook's sheets…", "muted"));
     try {
       const sheets = await listShareableSheets();
-      list.replaceChildren(...sheets.map((sheet, i) => checkbox(sheet, i, before.get(sheet.name) ?? sheet.byDefault)));
+      const latest = latestOfEach(sheets.filter((x) => x.byDefault).map((x) => x.name));
+      list.replaceChildren(
+        ...sheets.map((sheet, i) =>
+          checkbox(sheet, i, before.get(sheet.name) ?? (sheet.byDefault && latest.has(sheet.name))),
+        ),
+      );
       if (sheets.length === 0)
         list.replaceChildren(el("p", "No sheet has data yet: import lab results or build a case first.", "muted"));
       loaded = true;
@@ -107,6 +128,9 @@ export function initSharingSection(): void {
     error.textContent = "";
     download.hidden = true;
     status.textContent = "Making the workbook for managers…";
+    // Export is disabled while it works: the focus waits on the line that says what is happening.
+    status.tabIndex = -1;
+    status.focus();
     try {
       const r = await exportForManagers(chosen(), "Shared from Capacity Lab");
       if (url) URL.revokeObjectURL(url);
@@ -125,8 +149,9 @@ export function initSharingSection(): void {
     } finally {
       busy = false;
       update();
-      // The result (or the error) gets the focus.
-      (error.textContent ? exportButton : status).focus();
+      // The result (or the error, announced by its alert) gets the focus.
+      error.tabIndex = -1;
+      (error.textContent ? error : status).focus();
     }
   });
   update();

@@ -71,7 +71,7 @@ async function obscuredOnTab(page: Page): Promise<string[]> {
     await page.keyboard.press("Tab");
     const r = await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;
-      if (!a || !a.closest("#panel-case")) return { done: true, problem: "" };
+      if (!a || !a.closest("#panel-case")) return { done: true, problem: `left the Case panel at ${a?.id || a?.localName}` };
       const box = a.getBoundingClientRect();
       const bar = document.querySelector(".case-build-bar") as HTMLElement;
       const barBox = bar.getBoundingClientRect();
@@ -82,8 +82,13 @@ async function obscuredOnTab(page: Page): Promise<string[]> {
       return { done: a.id === "case-build", problem: outside || under ? `${name}: ${JSON.stringify(box)}` : "" };
     });
     if (r.problem) out.push(r.problem);
-    if (r.done) break;
+    if (r.done) {
+      // The walk must have reached Build through the form, not left the panel at once.
+      if (k < 10) out.push(`the walk ended after ${k + 1} elements`);
+      return out;
+    }
   }
+  out.push("Build was not reached by Tab");
   return out;
 }
 
