@@ -36,6 +36,15 @@
 import { capacityColumns, capacityTable } from "./capacity";
 import { shownTimeUnit } from "./capacity-units";
 import { conclusion, conclusionFormula } from "./conclusion";
+import { isGrowthCase } from "./growth-model";
+import { GROWTH_COLUMNS, growthTable, planColumns, planRows, purchasePlanTable } from "./purchase-plan";
+import { PV_COLUMNS, purchasePvTable, purchaseSensitivityTable, sensitivityPlanColumns } from "./purchase-sensitivity";
+import {
+  serversPerYearChart,
+  serversPerYearColumns,
+  serversPerYearRows,
+  serversPerYearTable,
+} from "./servers-per-year";
 import { costRows, costsTable } from "./costs";
 import { CaseInput, parseCaseInput } from "./input";
 import { nativeMmc } from "./mmc-cells";
@@ -46,6 +55,9 @@ import { escalationTable, oneOffTables } from "./per-line";
 import { cumulativeChart, cumulativeTable, perYearTable } from "./per-year";
 import { RECOMMENDATION_ROWS, recommendationTable } from "./recommendation";
 import { returnsTable } from "./returns";
+import { BREAK_EVEN_COLUMNS, breakEvenTable } from "./break-even-table";
+import { choiceRows, choiceTable, serviceTargetTable } from "./choice";
+import { judgeCase, Robustness } from "./robustness";
 import { savingsTable } from "./savings";
 import { scenarioColumns, scenariosTable } from "./scenarios";
 import { sensitivityRows, sensitivityTable, tornadoChart } from "./sensitivity";
@@ -120,11 +132,19 @@ function tableTitles(input: CaseInput, result: CaseResult): Record<string, strin
     OneOffYear: "Year each one-off cost is paid",
     Return: `Return of each option against ${baseline}`,
     Capacity: "Capacity: servers each workload needs (M/M/c)",
+    Growth: "Growth: how each workload's load grows and how its servers are bought",
+    ServersPerYear: "Servers required and in service per year, per option",
+    PurchasePlan: "Purchase plan: servers needed, bought and in service, year by year",
+    PurchaseSensitivity: "Purchase plan at low and high load and growth (for the sensitivity)",
+    PurchasePV: "Present value of the server costs of each purchase plan",
     CostPerYear: "Cost per year",
     CumulativeCost: "Cumulative discounted cost",
     Savings: `Savings against ${baseline}, per year`,
     Sensitivity: `Sensitivity: NPV saving of ${input.options[k].name} vs ${baseline}, one driver at a time`,
     Scenarios: "Scenarios: net present cost with every driver low, base or high",
+    Choice: "Which options qualify, and the choice",
+    ServiceTarget: "Service target every option must meet",
+    BreakEven: "Break-even moves: how far each input can move before the choice changes",
   };
 }
 
@@ -145,10 +165,10 @@ function caseShape(input: CaseInput, result: CaseResult): CaseShape {
 }
 
 /** The lines above the tables: title, conclusion, how to read the sheet, and where the M/M/c figures come from. */
-function sheetNotes(input: CaseInput, result: CaseResult, anyWorkloads: boolean): string[] {
+function sheetNotes(input: CaseInput, result: CaseResult, anyWorkloads: boolean, r: Robustness): string[] {
   const notes = [
     `Business case: ${input.title}`,
-    conclusion(input, result),
+    conclusion(input, result, r),
     `Inputs are marked "(input)"; every other figure is a formula over them. Costs are paid at the start of each year ` +
       `(year 0 = now, not discounted) and discounted at the rate below.`,
   ];
@@ -172,6 +192,7 @@ function placeTables(
   result: CaseResult,
   shape: CaseShape,
   names: (name: string) => string,
+  robustness: Robustness,
 ): CaseTables {
   const place = (name: string, rows: readonly string[], cols: readonly string[], beside?: CaseTables["costs"]) =>
     sheet.place(names(name), rows, cols, { titled: true, beside });
@@ -181,10 +202,17 @@ function placeTables(
   const lineRows = shape.lineLabels.map((_, k) => lineKey(k));
   const oneOffRows = shape.oneOffLabels.map((_, k) => oneOffKey(k));
   const yearRows = Array.from({ length: result.periods }, (_, t) => yearKey(t));
-  const recommendation = place("Recommendation", RECOMMENDATION_ROWS, ["item", "value"]);
+  const growthRows = capacityPlanned(input, shape) ? ["runs_out"] : [];
+  const recommendation = place("Recommendation", [...RECOMMENDATION_ROWS, ...growthRows], ["item", "value"]);
   const assumptions = place("Assumptions", ["value"], assumptionColumns(shape.anyWorkloads));
   const notes = noteRows.length > 0 ? place("Notes", noteRows, ["kind", "about", "text"]) : undefined;
   const costs = place("Costs", costRows(shape), ["item", ...optionKeys]);
+  const choice = place("Choice", choiceRows(input), ["item", ...optionKeys]);
+  const breakEven = place(
+    "BreakEven",
+    robustness.drivers.map((d) => d.driver.key),
+    BREAK_EVEN_COLUMNS,
+  );
   const escalation =
     shape.escalates && lineRows.length > 0 ? place("Escalation", lineRows, ["item", ...optionKeys]) : undefined;
   const oneOffs = oneOffRows.length > 0 ? place("OneOff", oneOffRows, ["item", ...optionKeys]) : undefined;
@@ -192,10 +220,12 @@ function placeTables(
   const returns = place(
     "Return",
     others.map((i) => opt(i)),
-    ["option", "npv_saving", "irr", "payback", "discounted_payback"],
+    ["option", "npv_saving", "measure", "irr", "payback", "payback_fraction", "discounted_payback"],
   );
   const workloadRows = input.options.flatMap((o, i) => o.workloads.map((_, j) => workloadKey(i, j)));
+  const serviceTarget = input.serviceTarget ? place("ServiceTarget", ["value"], ["level", "answer_within"]) : undefined;
   const capacity = shape.anyWorkloads ? place("Capacity", workloadRows, capacityColumns(input)) : undefined;
+  const growthTables = capacity && capacityPlanned(input, shape) ? placeGrowthTables(place, input, workloadRows) : {};
   const perYear = place("CostPerYear", yearRows, ["year", ...optionKeys]);
   const cumulative = place("CumulativeCost", yearRows, ["year", ...optionKeys], perYear);
   const savingCols = others.flatMap((i) => [savKey(i), cumSavKey(i), dcumSavKey(i)]);
@@ -205,7 +235,34 @@ function placeTables(
   const scenarios = place("Scenarios", optionKeys, scenarioColumns(shape.anyWorkloads));
   return {
     ...{ recommendation, assumptions, notes, costs, escalation, oneOffs, oneOffYears, returns, capacity },
-    ...{ perYear, cumulative, savings, sensitivity, scenarios },
+    ...{ perYear, cumulative, savings, sensitivity, scenarios, choice, serviceTarget, breakEven },
+    ...growthTables,
+  };
+}
+
+/** Whether the case plans purchases year by year (a workload has a growth field). */
+function capacityPlanned(input: CaseInput, shape: CaseShape): boolean {
+  return shape.anyWorkloads && isGrowthCase(input);
+}
+
+/** The growth tables (`purchase-plan.ts`), placed below Capacity when a workload's load grows. */
+function placeGrowthTables(
+  place: (name: string, rows: readonly string[], cols: readonly string[]) => CaseTables["costs"],
+  input: CaseInput,
+  workloadRows: string[],
+): Pick<CaseTables, "growth" | "serversPerYear" | "purchases" | "purchaseSensitivity" | "purchasePv"> {
+  const rows = planRows({ input });
+  const serviceLevel = input.options.some((o) => o.workloads.some((w) => w.sizing.kind === "serviceLevel"));
+  return {
+    growth: place("Growth", workloadRows, GROWTH_COLUMNS),
+    serversPerYear: place("ServersPerYear", serversPerYearRows({ input }), serversPerYearColumns({ input })),
+    purchases: place("PurchasePlan", rows, planColumns(serviceLevel)),
+    purchaseSensitivity: place("PurchaseSensitivity", rows, sensitivityPlanColumns()),
+    purchasePv: place(
+      "PurchasePV",
+      input.options.map((_, i) => opt(i)),
+      PV_COLUMNS,
+    ),
   };
 }
 
@@ -215,10 +272,18 @@ function makeTables(ctx: CaseSheet): void {
   assumptionsTable(ctx);
   notesTable(ctx);
   costsTable(ctx);
+  choiceTable(ctx);
+  breakEvenTable(ctx);
   escalationTable(ctx);
   oneOffTables(ctx);
   returnsTable(ctx);
+  serviceTargetTable(ctx);
   capacityTable(ctx);
+  growthTable(ctx);
+  serversPerYearTable(ctx);
+  purchasePlanTable(ctx);
+  purchaseSensitivityTable(ctx);
+  purchasePvTable(ctx);
   perYearTable(ctx);
   cumulativeTable(ctx);
   savingsTable(ctx);
@@ -241,11 +306,15 @@ function makeTables(ctx: CaseSheet): void {
  */
 export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): CasePlan {
   const result = computeCase(input);
+  const robustness = judgeCase(input, result);
   const prefix = options.tablePrefix ?? "";
   const names = (name: string): string => tableName(prefix, name);
   const shape = caseShape(input, result);
-  const sheet = new SheetBuilder(options.sheetName ?? CASE_SHEET, sheetNotes(input, result, shape.anyWorkloads));
-  const tables = placeTables(sheet, input, result, shape, names);
+  const sheet = new SheetBuilder(
+    options.sheetName ?? CASE_SHEET,
+    sheetNotes(input, result, shape.anyWorkloads, robustness),
+  );
+  const tables = placeTables(sheet, input, result, shape, names, robustness);
   const cells: CaseCells = {
     discountRate: sheet.cell(tables.assumptions, "value", "discount_rate"),
     npv: input.options.map((_, i) => sheet.cell(tables.costs, "npv", opt(i))),
@@ -262,6 +331,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
       input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
     ),
     title: (name) => titles.get(name) ?? name,
+    robustness,
     /**
      * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
      * (ExcelJS, HTML) must show the computed value or a native equivalent, never the formula (a
@@ -270,17 +340,26 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     addin: (address, formula, value, nativeEquivalent): CellValue => {
       cells.addinFormulas.push({ address, formula });
       if (nativeEquivalent !== undefined && !options.forExcelAddin) return native(nativeEquivalent, value);
-      return { addinFormula: formula, result: value } satisfies AddinFormulaCell;
+      return {
+        addinFormula: formula,
+        result: value,
+      } satisfies AddinFormulaCell;
     },
   };
   makeTables(ctx);
   sheet.charts.push(cumulativeChart(ctx), tornadoChart(ctx));
+  if (ctx.serversPerYear) sheet.charts.push(serversPerYearChart(ctx));
   const plan: SheetPlan = {
     ...sheet.sheet(false),
     noteFormulas: [{ note: 1, formula: conclusionFormula(ctx) }],
   };
   return {
-    plan: { title: `Business case: ${input.title}`, sources: options.sources ?? [], warnings: [], sheets: [plan] },
+    plan: {
+      title: `Business case: ${input.title}`,
+      sources: options.sources ?? [],
+      warnings: [],
+      sheets: [plan],
+    },
     input,
     result,
     layout: cells,

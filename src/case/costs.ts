@@ -13,6 +13,7 @@ import {
   yearKey,
   yearsText,
 } from "./sheet-context";
+import { purchaseTerm } from "./purchase-sensitivity";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 
 /** The Costs table's row keys. */
@@ -55,14 +56,16 @@ function upfrontAndRunning(ctx: CaseSheet, row: "upfront" | "running", i: number
   const r = ctx.result.options[i];
   if (row === "upfront") {
     const parts = [here("capex")];
-    if (servers) parts.push(`${servers}*${here("per_server")}`);
+    const bought = ctx.purchases ? purchaseTerm(ctx, i, 0, "bought") : servers;
+    if (bought) parts.push(`${bought}*${here("per_server")}`);
     return native(parts.join("+"), r.upfront);
   }
   const lineRows = ctx.lineLabels.map((_, k) => lineKey(k));
   const parts: string[] = [];
   if (lineRows.length === 1) parts.push(here(lineRows[0]));
   if (lineRows.length > 1) parts.push(`SUM(${here(lineRows[0])}:${here(lineRows[lineRows.length - 1])})`);
-  if (servers) parts.push(`${servers}*${here("per_server_year")}`);
+  const inService = ctx.purchases ? purchaseTerm(ctx, i, 0, "in_service") : servers;
+  if (inService) parts.push(`${inService}*${here("per_server_year")}`);
   return native(parts.length > 0 ? parts.join("+") : "0", r.running);
 }
 

@@ -13,6 +13,7 @@ import {
   sourceOf,
   text,
 } from "./input-fields";
+import { GROWTH_FIELDS, growthOf } from "./growth-input";
 
 /** The sensitivity values when the input gives none. */
 export const DEFAULT_SENSITIVITY: Sensitivity = {
@@ -20,6 +21,7 @@ export const DEFAULT_SENSITIVITY: Sensitivity = {
   discountRate: { low: 0.05, high: 0.15 },
   capex: { low: 0.8, high: 1.2 },
   serverCost: { low: 0.8, high: 1.2 },
+  growth: { low: -0.1, high: 0.1 },
 };
 
 const MAX_NAME = 40;
@@ -86,7 +88,7 @@ function sizing(v: unknown, path: string, serviceTime: number, timeUnit: string)
   }
 }
 
-export function workload(v: unknown, path: string, timeUnit: string, rateUnit: string): Workload {
+export function workload(v: unknown, path: string, timeUnit: string, rateUnit: string, years: number): Workload {
   const o = object(v, path, [
     "name",
     "arrivalRate",
@@ -95,6 +97,7 @@ export function workload(v: unknown, path: string, timeUnit: string, rateUnit: s
     "serviceTimeRefDivisor",
     "sizing",
     "source",
+    ...GROWTH_FIELDS,
   ]);
   const serviceTime = number(o.serviceTime, `${path}.serviceTime`, positive, `a positive time in ${timeUnit}`);
   const w: Workload = {
@@ -104,6 +107,7 @@ export function workload(v: unknown, path: string, timeUnit: string, rateUnit: s
     sizing: sizing(o.sizing, `${path}.sizing`, serviceTime, timeUnit),
     ...sourceOf(o.source, `${path}.source`),
   };
+  Object.assign(w, growthOf(o, path, years, w.sizing.kind === "servers"));
   if (o.serviceTimeRef !== undefined) {
     const refs = Array.isArray(o.serviceTimeRef) ? o.serviceTimeRef : [o.serviceTimeRef];
     if (refs.length === 0 || refs.length > MAX_REFS) {
@@ -200,7 +204,7 @@ export function option(v: unknown, path: string, timeUnit: string, rateUnit: str
   noRepeats(oneOff, `${path}.oneOff`, "label", (l) => l.label);
   noRepeats(opex, `${path}.opex`, "label", (l) => l.label);
   const workloads = (o.workloads === undefined ? [] : list(o.workloads, `${path}.workloads`, 0, MAX_WORKLOADS)).map(
-    (w, i) => workload(w, `${path}.workloads[${i}]`, timeUnit, rateUnit),
+    (w, i) => workload(w, `${path}.workloads[${i}]`, timeUnit, rateUnit, years),
   );
   noRepeats(workloads, `${path}.workloads`, "name", (w) => w.name);
   const costPerServer = optionalNumber(o.costPerServer, `${path}.costPerServer`, 0, nonNegative, "an amount ≥ 0");
@@ -235,6 +239,10 @@ const DRIVERS: Record<keyof Sensitivity, { wanted: string; check: (x: number) =>
   discountRate: { wanted: "a discount rate from -0.5 to 1 (0.05 for 5%)", check: (x) => x >= -0.5 && x <= 1 },
   capex: { wanted: "a factor on capex from 0 to 100 (0.8 for 20% less)", check: (x) => x >= 0 && x <= 100 },
   serverCost: { wanted: "a factor on per-server costs from 0 to 100", check: (x) => x >= 0 && x <= 100 },
+  growth: {
+    wanted: "points added to every year's growth, from -1 to 10 (-0.1 for ten points less)",
+    check: (x) => x >= -1 && x <= 10,
+  },
 };
 
 export function sensitivityOf(v: unknown): Sensitivity {

@@ -19,6 +19,7 @@
 import { DomainError } from "../core/errors";
 import { describe, fail, keyText, list, notesOf, number, object, optionalNumber, text } from "./input-fields";
 import { option, sensitivityOf } from "./input-option";
+import { checkGrowthShift, WorkloadGrowth } from "./growth-input";
 
 export { isCellRef, quoted } from "./input-fields";
 export { DEFAULT_SENSITIVITY } from "./input-option";
@@ -34,8 +35,8 @@ export type Sizing =
   /** The fewest servers answering at least `level` (fraction in [0, 1)) within `answerWithin`. */
   | { kind: "serviceLevel"; level: number; answerWithin: number };
 
-/** A workload an option must carry: an M/M/c queue to size. */
-export interface Workload {
+/** A workload an option must carry: an M/M/c queue to size (its load may grow: `growth-input.ts`). */
+export interface Workload extends WorkloadGrowth {
   name: string;
   /** λ, arrivals (IOs, calls) per time unit of the case. */
   arrivalRate: number;
@@ -93,6 +94,8 @@ export interface Sensitivity {
   discountRate: Range;
   capex: Range;
   serverCost: Range;
+  /** Points added to every year's growth rate (−0.1: ten points less); used when a workload grows. */
+  growth: Range;
 }
 
 export interface CaseOption {
@@ -139,6 +142,20 @@ export interface CaseInput {
   options: CaseOption[];
   /** Assumptions, risks and sources of the case as a whole (empty lists when not given). */
   notes: CaseNotes;
+  /**
+   * The service every option must give to be chosen: at least `level` of arrivals answered within
+   * `answerWithin` (the case's time unit), in every workload. Absent: only options that cannot carry
+   * their load are left out.
+   */
+  serviceTarget?: ServiceTarget;
+}
+
+/** A service level every option must reach: the share answered within a time. */
+export interface ServiceTarget {
+  /** A fraction in [0, 1) (0.8 for 80 %). */
+  level: number;
+  /** Time allowed before an answer, in the case's time unit, ≥ 0. */
+  answerWithin: number;
 }
 
 export const MAX_YEARS = 50;
@@ -231,6 +248,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     "assumptions",
     "risks",
     "sources",
+    "serviceTarget",
     "$comment",
   ]);
   const currency = o.currency === undefined ? "£" : o.currency;
@@ -270,11 +288,22 @@ export function parseCaseInput(json: unknown): CaseInput {
   const options = list(o.options, "options", 2, MAX_OPTIONS).map((v, i) =>
     option(v, `options[${i}]`, timeUnit, rateUnit, years),
   );
+  checkGrowthShift(options, sensitivity.growth.low);
   options.forEach((opt, i) => {
     const j = options.findIndex((other) => other.name.toLowerCase() === opt.name.toLowerCase());
     if (j < i)
       fail(`options[${i}].name`, `repeats options[${j}].name "${options[j].name}" (options need different names)`);
   });
+  let serviceTarget: ServiceTarget | undefined;
+  if (o.serviceTarget !== undefined) {
+    const t = object(o.serviceTarget, "serviceTarget", ["serviceLevel", "answerWithin"]);
+    serviceTarget = {
+      level: number(t.serviceLevel, "serviceTarget.serviceLevel", (x) => x >= 0 && x < 1, "a service level as a fraction in [0, 1) (0.8 for 80%)"),
+      answerWithin: number(t.answerWithin, "serviceTarget.answerWithin", (x) => x >= 0, `a time ≥ 0 in ${timeUnit}`),
+    };
+    if (!options.some((opt) => opt.workloads.length > 0))
+      fail("serviceTarget", "is given but no option has workloads to answer within it");
+  }
   return {
     title: text(o.title, "title", MAX_TITLE, "Business case"),
     currency,
@@ -290,5 +319,6 @@ export function parseCaseInput(json: unknown): CaseInput {
       risks: notesOf(o.risks, "risks"),
       sources: notesOf(o.sources, "sources"),
     },
+    ...(serviceTarget ? { serviceTarget } : {}),
   };
 }

@@ -1,6 +1,7 @@
 /** The case's Cost per year table, the cumulative discounted cost beside it, and the chart drawn from it. */
 import { CaseSheet, lineKey, makeTable, native, oneOffKey, opt, rateCell, serversTerm, yearKey } from "./sheet-context";
 import { ChartPlan, ColumnPlan, TablePlan } from "../workbook/plan";
+import { purchaseTerm } from "./purchase-sensitivity";
 
 /** The cost option `i` pays in year `t` (before the residual row), as a formula over the cost tables. */
 function yearCostFormula(ctx: CaseSheet, t: number, i: number): string {
@@ -9,21 +10,25 @@ function yearCostFormula(ctx: CaseSheet, t: number, i: number): string {
   const lines = ctx.lineLabels.length;
   const year = sheet.cell(perYear, yearKey(t), "year");
   const parts: string[] = [];
-  if (t === 0) parts.push(sheet.cell(costs, "upfront", col));
+  const growth = ctx.purchases !== undefined;
+  if (t === 0) parts.push(sheet.cell(costs, growth ? "capex" : "upfront", col));
   if (ctx.escalation && lines > 0) {
     const amounts = sheet.span(costs, [lineKey(0), col], [lineKey(lines - 1), col]);
     const rates = sheet.span(ctx.escalation, [lineKey(0), col], [lineKey(lines - 1), col]);
     parts.push(`SUMPRODUCT(${amounts},(1+${rates})^${year})`);
-    const servers = serversTerm(ctx, i);
+    const servers = growth ? null : serversTerm(ctx, i);
     if (servers) parts.push(`${servers}*${sheet.cell(costs, "per_server_year", col)}`);
-  } else parts.push(sheet.cell(costs, "running", col));
+  } else if (!growth) parts.push(sheet.cell(costs, "running", col));
+  else if (lines > 0) parts.push(`SUM(${sheet.span(costs, [lineKey(0), col], [lineKey(lines - 1), col])})`);
+  const serverCost = growth ? purchaseTerm(ctx, i, t, "server_cost") : null;
+  if (serverCost) parts.push(serverCost);
   if (ctx.oneOffs && ctx.oneOffYears) {
     const n = ctx.oneOffLabels.length;
     const amounts = sheet.span(ctx.oneOffs, [oneOffKey(0), col], [oneOffKey(n - 1), col]);
     const years = sheet.span(ctx.oneOffYears, [oneOffKey(0), col], [oneOffKey(n - 1), col]);
     parts.push(`SUMPRODUCT((${years}=${year})*${amounts})`);
   }
-  return parts.join("+");
+  return parts.length > 0 ? parts.join("+") : "0";
 }
 
 /** The cost each option pays at the start of each year (and, with a residual value, the value recovered at the end). */

@@ -1,6 +1,7 @@
 /** The case's Scenarios table: each option's net present cost with every driver low, base or high (with workloads, the servers and server-cost present values behind it). */
 import { CaseSheet, makeTable, native, opt, rateCell, serversTerm, yearKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
+import { purchasePvCell } from "./purchase-sensitivity";
 
 /** The Scenarios table's columns: with workloads, the servers and server-cost PVs at each load. */
 export function scenarioColumns(anyWorkloads: boolean): string[] {
@@ -57,15 +58,16 @@ function serverCells(ctx: CaseSheet, i: number): CellValue[] {
   const years = sheet.span(perYear, [yearKey(0), "year"], [yearKey(input.years - 1), "year"]);
   const annuity = `SUMPRODUCT(1/(1+${rateCell(ctx)})^${years})`;
   const sum = (key: string): string => serversTerm(ctx, i, key) ?? "0";
+  const pvOf = (servers: string, plan: string): string => (ctx.purchasePv ? purchasePvCell(ctx, i, plan) : pv(servers));
   const pv = (servers: string): string =>
     `${servers}*(${sheet.cell(costs, "per_server", col)}+${sheet.cell(costs, "per_server_year", col)}*${annuity})`;
   return [
     native(sum("servers_low"), r.serversLowLoad),
     native(sum("servers"), r.servers),
     native(sum("servers_high"), r.serversHighLoad),
-    native(pv(here("servers_low")), r.serverCostPv.low),
-    native(pv(here("servers_base")), r.serverCostPv.base),
-    native(pv(here("servers_high")), r.serverCostPv.high),
+    native(pvOf(here("servers_low"), "pv_load_low"), r.serverCostPv.low),
+    native(pvOf(here("servers_base"), "pv_base"), r.serverCostPv.base),
+    native(pvOf(here("servers_high"), "pv_load_high"), r.serverCostPv.high),
   ];
 }
 

@@ -3,12 +3,14 @@ import { CaseResult, TornadoRow, VsBaseline } from "./model";
 import { money } from "./money-text";
 import { CaseSheet, makeTable, native, opt, savKey, yearKey } from "./sheet-context";
 import { CellValue, ChartPlan, TablePlan } from "../workbook/plan";
+import { GROWTH_DRIVER_TEXT, growthSavingFormula } from "./purchase-sensitivity";
 
 const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
   load: "Load (× every arrival rate)",
   discountRate: "Discount rate",
   capex: "Capex (× every option's)",
   serverCost: "Per-server costs (×)",
+  ...GROWTH_DRIVER_TEXT,
 };
 
 /** The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top). */
@@ -25,6 +27,7 @@ function savingFormula(ctx: CaseSheet, driver: TornadoRow["driver"], side: "low"
   const base = sheet.cell(returns, opt(k), "npv_saving");
   const at = sheet.cell(sensitivity, driver, side);
   const sc = (i: number, col: string): string => sheet.cell(scenarios, opt(i), col);
+  if (ctx.purchasePv && (driver === "load" || driver === "growth")) return growthSavingFormula(ctx, driver, side);
   switch (driver) {
     case "discountRate": {
       const sav = sheet.span(savings, [yearKey(0), savKey(k)], [yearKey(result.periods - 1), savKey(k)]);

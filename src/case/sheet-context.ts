@@ -4,6 +4,7 @@
  */
 import { CaseInput, CaseOption, OneOffLine, OpexLine } from "./input";
 import { CaseResult } from "./model";
+import { Robustness } from "./robustness";
 import { CellValue, ColumnPlan, FormulaCell, TablePlan } from "../workbook/plan";
 import { PlacedTable, SheetBuilder } from "../workbook/sheet-builder";
 
@@ -52,11 +53,23 @@ export interface CaseTables {
   oneOffYears: PlacedTable | undefined;
   returns: PlacedTable;
   capacity: PlacedTable | undefined;
+  /** With growth (`purchase-plan.ts`): inputs per workload, the plan per year, its sensitivity variants, PVs. */
+  growth?: PlacedTable;
+  purchases?: PlacedTable;
+  purchaseSensitivity?: PlacedTable;
+  purchasePv?: PlacedTable;
+  serversPerYear?: PlacedTable;
   perYear: PlacedTable;
   cumulative: PlacedTable;
   savings: PlacedTable;
   sensitivity: PlacedTable;
   scenarios: PlacedTable;
+  /** Which options qualify, why not, cost per unit of work (`choice.ts`). */
+  choice: PlacedTable;
+  /** The case's service-level target (inputs), when it has one. */
+  serviceTarget: PlacedTable | undefined;
+  /** Every driver's break-even move (`break-even-table.ts`). */
+  breakEven: PlacedTable;
 }
 
 /** What the input says about the shape of the sheet, worked out once. */
@@ -89,6 +102,8 @@ export interface CaseSheet extends CaseShape, CaseTables {
   shownTime: { unit: string; scale: number };
   /** Every table's title, by its name (with the prefix). */
   title: (name: string) => string;
+  /** Every driver's break-even move and the confidence grade (`robustness.ts`). */
+  robustness: Robustness;
 }
 
 export const opt = (i: number): string => `option_${i + 1}`;
@@ -127,7 +142,10 @@ export function makeTable(
   rows: CellValue[][],
   extra: Pick<TablePlan, "callout" | "cellFormats"> = {},
 ): TablePlan {
-  return ctx.sheet.fill(block, columns, rows, { ...extra, title: ctx.title(block.name) });
+  return ctx.sheet.fill(block, columns, rows, {
+    ...extra,
+    title: ctx.title(block.name),
+  });
 }
 
 /** The absolute address of the discount-rate input. */

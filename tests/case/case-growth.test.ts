@@ -11,9 +11,10 @@
 import * as fs from "fs";
 import * as path from "path";
 import { GrowthRates, PoolPlan, PoolState, poolPlan, PurchasePolicy } from "../../src/core/capacity-plan";
-import { mmcStaff } from "../../src/core/mmc";
 import { npv } from "../../src/core/npv";
-import { serversForUtilization } from "../../src/case/model";
+import { serversAt } from "../../src/case/model";
+import { casePlanFromJson } from "../../src/case/case-plan";
+import { Sizing } from "../../src/case/input";
 
 interface FixtureSizing {
   utilization?: number;
@@ -39,6 +40,10 @@ interface FixturePool {
 }
 interface Fixture {
   pools: FixturePool[];
+  example: {
+    file: string;
+    expected: { options: { pools: PoolPlan[]; cashflows: number[]; npv: number }[] };
+  };
 }
 const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "capacity-plan.json"), "utf8")) as Fixture;
 
@@ -58,11 +63,39 @@ function closeState(actual: PoolState, expected: PoolState, what: string): void 
   close(actual.serviceLevel, expected.serviceLevel, `${what} service level`);
 }
 
-/** The case's sizing rules (model.ts: utilization law; mmcStaff for a response or a service level). */
+/** The case's own sizing rule (the Capacity table's) for a fixture pool. */
 function sizingRule(s: number, z: FixtureSizing): (rate: number) => number {
-  if (z.utilization !== undefined) return (rate) => serversForUtilization(rate * s, z.utilization as number);
-  if (z.response !== undefined) return (rate) => mmcStaff(s, rate, (z.response as number) - s);
-  return (rate) => mmcStaff(s, rate, z.serviceLevel as number, z.answerWithin);
+  const sizing: Sizing =
+    z.utilization !== undefined
+      ? { kind: "utilization", utilization: z.utilization }
+      : z.response !== undefined
+        ? { kind: "response", response: z.response }
+        : { kind: "serviceLevel", level: z.serviceLevel as number, answerWithin: z.answerWithin as number };
+  return (rate) => serversAt({ name: "pool", arrivalRate: rate, serviceTime: s, sizing }, rate);
+}
+
+/** Every year of a plan against the fixture's. */
+function expectPlan(got: PoolPlan, want: PoolPlan, what: string): void {
+  expect([what, got.runsOutIn]).toEqual([what, want.runsOutIn]);
+  expect(got.years.length).toBe(want.years.length);
+  got.years.forEach((y, t) => {
+    const w = want.years[t];
+    const at = `${what} year ${t}`;
+    close(y.loadStart, w.loadStart, `${at} load at start`);
+    close(y.loadEnd, w.loadEnd, `${at} load at end`);
+    expect([at, y.needed, y.neededEnd, y.required, y.bought, y.inService]).toEqual([
+      at,
+      w.needed,
+      w.neededEnd,
+      w.required,
+      w.bought,
+      w.inService,
+    ]);
+    closeState(y.start, w.start, `${at} start`);
+    closeState(y.end, w.end, `${at} end`);
+    close(y.oneOffCost, w.oneOffCost, `${at} one-off cost`);
+    close(y.yearlyCost, w.yearlyCost, `${at} yearly cost`);
+  });
 }
 
 describe("poolPlan against the mpmath/numpy-financial year-by-year plans", () => {
@@ -86,27 +119,43 @@ describe("poolPlan against the mpmath/numpy-financial year-by-year plans", () =>
       answerWithin: input.sizing.answerWithin,
     });
     const got = poolPlan(frozen);
-    expect(got.runsOutIn).toBe(expected.runsOutIn);
-    expect(got.years.length).toBe(expected.years.length);
-    got.years.forEach((y, t) => {
-      const w = expected.years[t];
-      const at = `pool ${i} year ${t}`;
-      close(y.loadStart, w.loadStart, `${at} load at start`);
-      close(y.loadEnd, w.loadEnd, `${at} load at end`);
-      expect([at, y.needed, y.neededEnd, y.required, y.bought, y.inService]).toEqual([
-        at,
-        w.needed,
-        w.neededEnd,
-        w.required,
-        w.bought,
-        w.inService,
-      ]);
-      closeState(y.start, w.start, `${at} start`);
-      closeState(y.end, w.end, `${at} end`);
-      close(y.oneOffCost, w.oneOffCost, `${at} one-off cost`);
-      close(y.yearlyCost, w.yearlyCost, `${at} yearly cost`);
-    });
+    expectPlan(got, expected, `pool ${i}`);
     const flows = got.years.map((y) => y.oneOffCost + y.yearlyCost);
     close(npv(input.discountRate, flows), expected.npv, `pool ${i} NPV`);
+  });
+});
+
+describe("examples/growing-datastore.json against the same generator", () => {
+  const want = FIXTURE.example.expected;
+  const file = path.join(__dirname, "..", "..", FIXTURE.example.file);
+  const c = casePlanFromJson(JSON.parse(fs.readFileSync(file, "utf8")));
+
+  it("every option's purchase plan, year by year", () => {
+    want.options.forEach((o, i) =>
+      o.pools.forEach((p, j) =>
+        expectPlan(c.result.options[i].workloads[j].plans?.base as PoolPlan, p, `option ${i} workload ${j}`),
+      ),
+    );
+  });
+
+  it("every option's yearly cash flows and net present cost (numpy-financial)", () => {
+    want.options.forEach((o, i) => {
+      const got = c.result.options[i];
+      expect(got.cashflows.length).toBe(o.cashflows.length);
+      got.cashflows.forEach((cf, t) => close(cf, o.cashflows[t], `option ${i} cash flow ${t}`));
+      close(got.npv, o.npv, `option ${i} NPV`);
+    });
+  });
+
+  it("reproduces its source's growth: 23 % a year for five years is 2.815 × (IDC: 64.2 ZB in 2020 → 180.7 ZB in 2025)", () => {
+    const years = c.result.options[0].workloads[0].plans?.base.years ?? [];
+    const factor = years[years.length - 1].loadEnd / years[0].loadStart;
+    expect(years.length).toBe(5);
+    close(factor, 1.23 ** 5, "growth over five years");
+    expect(Math.round(64.2 * factor * 10) / 10).toBe(180.7);
+    // NFS runs out in year 2 (13 cores needed, 12 installed) and buys a node of 4 then and in year 4.
+    expect(c.result.options[0].runsOutIn).toBe(2);
+    expect(years.map((y) => y.bought)).toEqual([0, 0, 4, 0, 4]);
+    expect(c.result.options[1].runsOutIn).toBeNull();
   });
 });

@@ -22,6 +22,7 @@ import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import { casePlanFromJson } from "../../case/case-plan";
+import { linksToLab } from "../case-lab-links";
 import { DomainError, isDomainError } from "../../core/errors";
 import { CaseInput, parseCaseJson, quoted } from "../../case/input";
 import { renderXlsx } from "../../report/xlsx";
@@ -67,7 +68,7 @@ const OPTIONS = {
  * MAX_INPUT_BYTES + 1 bytes are read, whatever the file is (a device, a pipe such as /dev/stdin,
  * a FIFO or a file still growing report no useful size).
  */
-async function readInput(file: string): Promise<unknown> {
+export async function readInput(file: string): Promise<unknown> {
   if (!fs.existsSync(file)) throw new UsageError(`${file}: no such file`);
   if (fs.statSync(file).isDirectory()) throw new UsageError(`${file}: is a directory`);
   const { bytes, overLimit } = await readBounded(file, MAX_INPUT_BYTES);
@@ -91,18 +92,34 @@ async function readInput(file: string): Promise<unknown> {
  * case sheet alone, where the reference would recalculate to #REF! or #NAME?. Refused, naming it.
  */
 function refuseCellReferences(input: CaseInput): void {
+  const kept = { serviceTimeRef: "serviceTime", arrivalRateRef: "arrivalRate", growthRef: "growth" } as const;
   input.options.forEach((o, i) =>
     o.workloads.forEach((w, j) => {
-      if (w.serviceTimeRef === undefined) return;
-      const ref = typeof w.serviceTimeRef === "string" ? w.serviceTimeRef : w.serviceTimeRef.join(", ");
-      throw new DomainError(
-        `options[${i}].workloads[${j}].serviceTimeRef`,
-        `${quoted(ref, 60)} is a cell of another sheet, which only Excel with the analysis workbook can resolve ` +
-          `(the task pane's business case); caplab case writes the case sheet alone: remove serviceTimeRef and keep serviceTime`,
-        "value",
-      );
+      for (const field of ["serviceTimeRef", "arrivalRateRef", "growthRef"] as const) {
+        const value = w[field];
+        if (value === undefined) continue;
+        const ref = typeof value === "string" ? value : value.join(", ");
+        throw new DomainError(
+          `options[${i}].workloads[${j}].${field}`,
+          `${quoted(ref, 60)} is a cell of another sheet, which only Excel with the analysis workbook can resolve ` +
+            `(the task pane's business case); caplab case writes the case sheet alone: ` +
+            `remove ${field} and keep ${kept[field]}`,
+          "value",
+        );
+      }
     }),
   );
+}
+
+/** A workload linked to the lab (`fromLab`) needs the lab's results: `caplab report INPUTS --case`. */
+function refuseLabLinks(json: unknown): void {
+  const at = linksToLab(json);
+  if (at)
+    throw new DomainError(
+      at,
+      "links the workload to a lab analysis, which caplab case does not have: use caplab report INPUTS... --case FILE -o OUT.xlsx",
+      "value",
+    );
 }
 
 /** The case's outputs: the workbook with its native chart (-o) and, when asked, the HTML page (--html). */
@@ -153,6 +170,7 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     force = v.force ?? false;
     checkOutputs(outputsOf(output, html, undefined), { force, inputs: [input] });
     const json = await readInput(input);
+    refuseLabLinks(json);
     built = casePlanFromJson(json, { sources: [input] });
     refuseCellReferences(built.input);
   } catch (e) {

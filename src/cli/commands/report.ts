@@ -7,6 +7,11 @@
  * anything is written; if any input fails, nothing is written. Bad input or usage exits 2 with a
  * message naming the file or option; 1 is left for unexpected failures (e.g. the disk is full).
  *
+ * With `--case CASE.json` the business case (`caplab case`'s input) goes into the same workbook as a
+ * sheet "Business case" after the lab's; a workload with `"fromLab": "LINE"` takes its service
+ * time, current load and growth from that What-if line's cells by reference (`case-lab-links.ts`),
+ * so editing the growth on What-if moves the case's purchases.
+ *
  * Outputs are written by `writeOutputs` (`src/cli/outputs.ts`): temporary files, moved into place
  * without replacing, the pair whole or not at all. An existing output is replaced only with
  * `--force`; an output that is one of the inputs is always refused.
@@ -21,14 +26,18 @@ import { formatProblem } from "../../import/types";
 import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../lab/lab-plan";
 import { labJson } from "../../lab/json";
 import { isDomainError } from "../../core/errors";
-import { planCells, renderXlsxContent } from "../../report/xlsx";
+import { planCells, renderXlsx, renderXlsxContent } from "../../report/xlsx";
 import { checkOutputs, Output, OutputError, writeOutputs } from "../outputs";
 import type { WorkbookPlan } from "../../workbook/plan";
 import { renderHtml } from "../../report/html";
+import { addNativeCharts } from "../../report/xlsx-charts";
+import { CASE_SHEET, casePlanFromJson } from "../../case/case-plan";
+import { readInput as readCaseInput } from "./case";
+import { linkCaseToLab } from "../case-lab-links";
 
 export const summary = "Analyse iogen CSV / fio JSON results into an .xlsx workbook (and an HTML report with charts)";
 
-const HELP = `Usage: caplab report INPUT... -o OUT.xlsx [--html OUT.html] [--json OUT.json] [--response COL] [--force]
+const HELP = `Usage: caplab report INPUT... -o OUT.xlsx [--case CASE.json] [--html OUT.html] [--json OUT.json] [--response COL] [--force]
 
 Reads lab results and writes the analysis workbook (sheets Summary, Steps, Model, Fit,
 Subintervals; see docs/analysis.md).
@@ -43,6 +52,10 @@ Options:
   --json OUT.json         also write the key figures as JSON (marginal CPU cost per IO with its
                           95 % interval, background CPU, CPU saturation, knee, saturation, per
                           step response times with intervals and warnings; docs/analysis.md)
+  --case CASE.json        also write the business case (caplab case's input, docs/case.md) as a
+                          sheet of the same workbook; a workload with "fromLab": "protocol nfs"
+                          takes its service time, current load and growth from that What-if line
+                          by reference (edit What-if and the case follows)
   --response COL          the response of the DoE fit (default ${DEFAULT_RESPONSE}); any numeric
                           iogen column (e.g. iops, response_ms_avg) or numeric label column
   --force                 replace OUT.xlsx / OUT.html when they exist
@@ -58,6 +71,7 @@ interface Args {
   html?: string;
   json?: string;
   response?: string;
+  case?: string;
   force: boolean;
   help: boolean;
 }
@@ -68,6 +82,7 @@ const OPTIONS = {
   html: { type: "string" },
   json: { type: "string" },
   response: { type: "string" },
+  case: { type: "string" },
   force: { type: "boolean" },
 } as const;
 
@@ -79,6 +94,7 @@ function readArgs(args: string[]): Args {
     html: v.html,
     json: v.json,
     response: v.response,
+    case: v.case,
     force: v.force ?? false,
     help: v.help ?? false,
   };
@@ -90,12 +106,17 @@ function checkedArgs(args: string[]): Args {
   if (a.help) return a;
   if (a.inputs.length === 0) throw new UsageError("no input files (see caplab report --help)");
   if (!a.output) throw new UsageError("-o OUT.xlsx is required");
-  checkOutputs(outputsOf(a), { force: a.force, inputs: a.inputs });
-  for (const f of a.inputs) {
+  checkOutputs(outputsOf(a), { force: a.force, inputs: allInputs(a) });
+  for (const f of allInputs(a)) {
     if (!fs.existsSync(f)) throw new UsageError(`${f}: no such file`);
     if (fs.statSync(f).isDirectory()) throw new UsageError(`${f}: is a directory`);
   }
   return a;
+}
+
+/** The lab inputs and the case file. */
+function allInputs(a: Args): string[] {
+  return a.case === undefined ? a.inputs : [...a.inputs, a.case];
 }
 
 /** Reads every input (streamed, 1 MiB chunks, columns sized from the file size); null after printing why not. */
@@ -153,6 +174,8 @@ function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo, json?: () => string
       ext: /\.xlsx$/i,
       content: () => {
         const p = plan as WorkbookPlan;
+        // The case's native charts (cumulative cost, tornado), as caplab case writes them.
+        if (a.case !== undefined) return caseWorkbook(p);
         const cells = planCells(p);
         if (cells > 1_000_000 && io)
           io.err(`caplab report: writing ${a.output} (${cells.toLocaleString("en-US")} cells) ...\n`);
@@ -170,6 +193,22 @@ function outputsOf(a: Args, plan?: WorkbookPlan, io?: CliIo, json?: () => string
   if (a.json !== undefined)
     outputs.push({ option: "--json", path: a.json, ext: /\.json$/i, content: () => (json ? json() : "") });
   return outputs;
+}
+
+/** The workbook with the case sheet's charts added as native charts (the lab's sheets as always). */
+async function caseWorkbook(plan: WorkbookPlan): Promise<Buffer> {
+  const charts = { ...plan, sheets: plan.sheets.map((s) => (s.name === CASE_SHEET ? s : { ...s, charts: [] })) };
+  return addNativeCharts(await renderXlsx(plan), charts);
+}
+
+/** The lab plan with the case sheet after its sheets, and the case's conclusion. */
+async function withCase(plan: WorkbookPlan, file: string): Promise<{ plan: WorkbookPlan; conclusion: string }> {
+  const json = linkCaseToLab(await readCaseInput(file), plan);
+  const built = casePlanFromJson(json, { sheetName: CASE_SHEET, tablePrefix: "Case", sources: [file] });
+  return {
+    plan: { ...plan, sources: [...plan.sources, file], sheets: [...plan.sheets, ...built.plan.sheets] },
+    conclusion: built.plan.sheets[0].notes[1],
+  };
 }
 
 /** Runs `caplab report`; returns the exit code. */
@@ -192,14 +231,18 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   if (results === null) return 2;
   let plan: WorkbookPlan;
   let json: (() => string) | undefined;
+  let conclusion: string | undefined;
   try {
     const analysis = buildLabAnalysis(results, { response: a.response });
-    plan = analysis.plan;
+    const lab = analysis.plan;
     const answers = analysis.answers;
-    json = () => JSON.stringify(labJson(answers, plan.sources, plan.warnings), null, 2) + "\n";
+    json = () => JSON.stringify(labJson(answers, lab.sources, lab.warnings), null, 2) + "\n";
+    plan = lab;
+    if (a.case !== undefined) ({ plan, conclusion } = await withCase(lab, a.case));
   } catch (e) {
-    if (isDomainError(e)) {
-      io.err(`caplab report: ${e.message}\nNothing was written.\n`);
+    if (isDomainError(e) || e instanceof UsageError) {
+      const where = isDomainError(e) && a.case !== undefined ? `${a.case}: ` : "";
+      io.err(`caplab report: ${where}${e.message}\nNothing was written.\n`);
       return 2;
     }
     throw e;
@@ -207,12 +250,13 @@ export async function run(args: string[], io: CliIo): Promise<number> {
   const replaced = xmlIllegalWarning(planXmlIllegal(plan));
   if (replaced) io.err(`warning: ${replaced}\n`);
   try {
-    for (const f of await writeOutputs(outputsOf(a, plan, io, json), { force: a.force, inputs: a.inputs }))
+    for (const f of await writeOutputs(outputsOf(a, plan, io, json), { force: a.force, inputs: allInputs(a) }))
       io.out(`wrote ${f}\n`);
   } catch (e) {
     if (!(e instanceof OutputError || e instanceof UsageError)) throw e;
     io.err(`caplab report: ${e.message}\nNothing was written.\n`);
     return e instanceof UsageError ? 2 : 1;
   }
+  if (conclusion !== undefined) io.out(`${conclusion}\n`);
   return 0;
 }
