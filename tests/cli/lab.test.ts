@@ -152,6 +152,10 @@ describe("caplab lab", () => {
     expect(io.stderr).toContain("  step 1/4 ... done"); // iogen's progress is shown
     expect(io.stdout).toMatch(/^\nSteps\n/);
     expect(io.stdout).toContain("r70-i4000");
+    // The 2×2 fixture has two load levels: no response curve, so no What-if, and the output says why.
+    expect(io.stdout).toMatch(
+      /\nNo What-if sheet: it needs a usable CPU line and a response curve over three load levels; Knee.*needs at least 3 levels/,
+    );
 
     const html = readFileSync(join(work, "lab-report.html"), "utf8");
     expect(html).toContain("Response time vs throughput");

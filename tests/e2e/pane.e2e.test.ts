@@ -171,9 +171,12 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       // Out of range: refused with the field named, nothing written.
       await page.fill("#max-rows", "1048576");
       await page.click("#import");
-      expect(await page.textContent("#import-error")).toMatch(
+      // …under the field, which has the focus and points at it.
+      expect(await page.textContent("#max-rows-error")).toMatch(
         /^Subinterval rows to write: enter a whole number from 0 to 1,048,575 .*Nothing was written\.$/,
       );
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("max-rows");
+      expect(await page.getAttribute("#max-rows", "aria-describedby")).toContain("max-rows-error");
       expect(
         await page.evaluate(
           () => (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook.sheets.length,
@@ -257,9 +260,11 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       });
       await page.fill("#max-rows", "40000");
       await pressImport(page, /^Import cancelled/);
-      expect(await page.textContent("#import-status")).toBe(
-        "Import cancelled; sheets already written: Summary, Steps, Model, What-if, Fit",
+      // Every sheet this import wrote is named, Subintervals (cut short) included, and offered for removal.
+      expect(await page.textContent("#import-status")).toMatch(
+        /^Import cancelled; this import wrote 6 sheets “Summary”, “Steps”, “Model”, “What-if”, “Fit”, “Subintervals” \(the last one cut short\)\./,
       );
+      expect(await page.isVisible("#import-remove-sheets")).toBe(true);
       const wb = await page.evaluate(() => {
         const book = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
         // The first data row of Subintervals arrived (after its ~3.4 MB block was refused and resent smaller).

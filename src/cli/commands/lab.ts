@@ -383,6 +383,14 @@ async function analyseAndWrite(a: Args, files: [string, string], busiest: number
   const busy = Math.max(busiest, loadPerCore());
   io.out(`\n${cpuLines(answers, busy, os.cpus().length).join("\n")}\n`);
   io.out(`\nSheets written: ${plan.sheets.map((s) => s.name).join(", ")}\n`);
+  if (!plan.sheets.some((s) => s.name === "What-if")) {
+    // The Summary's own words for the response curve ("Knee: …"): why there is no What-if.
+    const knee = plan.sheets[0]?.notes.find((n) => n.startsWith("Knee"));
+    io.out(
+      "No What-if sheet: it needs a usable CPU line and a response curve over three load levels" +
+        `${knee ? `; ${knee}` : ""}\n`,
+    );
+  }
   io.err(`caplab lab: wrote ${written[0]} and ${written[1]} (open it in a browser; no network needed)\n`);
 }
 
