@@ -113,29 +113,9 @@ export function imbalanceFindings(balance: readonly HostBalance[]): string[] {
     );
 }
 
-/**
- * The Hosts sheet: each host's overall row per step (IOPS, its share of the step, response and
- * service times, CPU), then per step the imbalance max/mean host IOPS as a live formula over the
- * mean and max cells of its row. Null when no source is a multi-host run.
- */
-export function hostsSheet(perHost: readonly LabStep[], aggregate: readonly LabStep[]): SheetPlan | null {
-  if (perHost.length === 0) return null;
-  // Step by step, each step's hosts together (the steps come sorted by host first).
-  const sources = [...new Set(perHost.map((s) => s.source))];
-  const rows = [...perHost].sort(
-    (a, b) =>
-      sources.indexOf(a.source) - sources.indexOf(b.source) ||
-      a.order - b.order ||
-      a.step.localeCompare(b.step) ||
-      a.host.localeCompare(b.host),
-  );
-  const balance = hostBalance(rows, aggregate);
-  const allIops = new Map(balance.map((b) => [`${b.source}\u0000${b.step}`, b.allIops] as const));
-  const sheet = new SheetBuilder("Hosts", [
-    "Multi-host iogen runs (iogen under MPI): each host's rows per step; the Steps sheet shows their sum, the all rows.",
-    "Imbalance = max / mean host IOPS over a step's hosts (1 = even); above 1.1 it is listed on the Summary.",
-  ]);
-  const hostCols: ColumnSpec<LabStep>[] = [
+/** The Hosts table's columns: each host's IOPS, its share of the step (`allIops`: the step's all-row IOPS by source and step), response, service and CPU. */
+function hostColumns(allIops: Map<string, number | null>): ColumnSpec<LabStep>[] {
+  return [
     { key: "source", header: "source", numFmt: F.text, get: (s) => s.source, keep: true, description: "Input file" },
     { key: "step", header: "step", numFmt: F.text, get: (s) => s.step, keep: true, description: "iogen step number" },
     { key: "step_name", header: "step name", numFmt: F.text, get: (s) => s.stepName },
@@ -195,33 +175,59 @@ export function hostsSheet(perHost: readonly LabStep[], aggregate: readonly LabS
       description: "Host CPU busy % over all cores",
     },
   ];
-  sheet.table("Hosts", hostCols, rows);
-  const balanceCols: ColumnSpec<HostBalance>[] = [
-    { key: "source", header: "source", numFmt: F.text, get: (b) => b.source, keep: true },
-    { key: "step", header: "step", numFmt: F.text, get: (b) => b.step, keep: true },
-    { key: "hosts", header: "hosts", numFmt: F.int, get: (b) => b.hosts, keep: true },
-    {
-      key: "all",
-      header: "all IOPS",
-      numFmt: F.iops,
-      get: (b) => num(b.allIops),
-      keep: true,
-      description: "The step's all row",
-    },
-    { key: "mean", header: "mean host IOPS", numFmt: F.iops, get: (b) => num(b.meanIops), keep: true },
-    { key: "max", header: "max host IOPS", numFmt: F.iops, get: (b) => num(b.maxIops), keep: true },
-    { key: "max_host", header: "busiest host", numFmt: F.text, get: (b) => b.maxHost, keep: true },
-    { key: "min", header: "min host IOPS", numFmt: F.iops, get: (b) => num(b.minIops), keep: true },
-    { key: "min_host", header: "least busy host", numFmt: F.text, get: (b) => b.minHost, keep: true },
-    {
-      key: "imbalance",
-      header: "imbalance max/mean",
-      numFmt: F.ratio,
-      keep: true,
-      description: "max host IOPS / mean host IOPS (1 = even)",
-      get: (b, ref) => formula(`${ref("max")}/${ref("mean")}`, b.imbalance),
-    },
-  ];
-  sheet.table("Imbalance", balanceCols, balance);
+}
+
+/** The Imbalance table's columns: per step, the mean, busiest and least busy host, and max/mean as a live formula. */
+const BALANCE_COLUMNS: ColumnSpec<HostBalance>[] = [
+  { key: "source", header: "source", numFmt: F.text, get: (b) => b.source, keep: true },
+  { key: "step", header: "step", numFmt: F.text, get: (b) => b.step, keep: true },
+  { key: "hosts", header: "hosts", numFmt: F.int, get: (b) => b.hosts, keep: true },
+  {
+    key: "all",
+    header: "all IOPS",
+    numFmt: F.iops,
+    get: (b) => num(b.allIops),
+    keep: true,
+    description: "The step's all row",
+  },
+  { key: "mean", header: "mean host IOPS", numFmt: F.iops, get: (b) => num(b.meanIops), keep: true },
+  { key: "max", header: "max host IOPS", numFmt: F.iops, get: (b) => num(b.maxIops), keep: true },
+  { key: "max_host", header: "busiest host", numFmt: F.text, get: (b) => b.maxHost, keep: true },
+  { key: "min", header: "min host IOPS", numFmt: F.iops, get: (b) => num(b.minIops), keep: true },
+  { key: "min_host", header: "least busy host", numFmt: F.text, get: (b) => b.minHost, keep: true },
+  {
+    key: "imbalance",
+    header: "imbalance max/mean",
+    numFmt: F.ratio,
+    keep: true,
+    description: "max host IOPS / mean host IOPS (1 = even)",
+    get: (b, ref) => formula(`${ref("max")}/${ref("mean")}`, b.imbalance),
+  },
+];
+
+/**
+ * The Hosts sheet: each host's overall row per step (IOPS, its share of the step, response and
+ * service times, CPU), then per step the imbalance max/mean host IOPS as a live formula over the
+ * mean and max cells of its row. Null when no source is a multi-host run.
+ */
+export function hostsSheet(perHost: readonly LabStep[], aggregate: readonly LabStep[]): SheetPlan | null {
+  if (perHost.length === 0) return null;
+  // Step by step, each step's hosts together (the steps come sorted by host first).
+  const sources = [...new Set(perHost.map((s) => s.source))];
+  const rows = [...perHost].sort(
+    (a, b) =>
+      sources.indexOf(a.source) - sources.indexOf(b.source) ||
+      a.order - b.order ||
+      a.step.localeCompare(b.step) ||
+      a.host.localeCompare(b.host),
+  );
+  const balance = hostBalance(rows, aggregate);
+  const allIops = new Map(balance.map((b) => [`${b.source}\u0000${b.step}`, b.allIops] as const));
+  const sheet = new SheetBuilder("Hosts", [
+    "Multi-host iogen runs (iogen under MPI): each host's rows per step; the Steps sheet shows their sum, the all rows.",
+    "Imbalance = max / mean host IOPS over a step's hosts (1 = even); above 1.1 it is listed on the Summary.",
+  ]);
+  sheet.table("Hosts", hostColumns(allIops), rows);
+  sheet.table("Imbalance", BALANCE_COLUMNS, balance);
   return sheet.sheet();
 }

@@ -148,7 +148,7 @@ function fitRoleColumns(): ColumnSpec<ModelRow>[] {
   ];
 }
 
-/** Response and service times, the generator's lag, and Little's law over them. */
+/** Response and service times, the generator's lag, and the wait for a slot. */
 function responseColumns(): ColumnSpec<ModelRow>[] {
   return [
     {
@@ -188,6 +188,12 @@ function responseColumns(): ColumnSpec<ModelRow>[] {
           : formula(`${ref("r")}-${ref("s")}-${ref("lag")}`, r !== null && sv !== null ? r - sv - lag : null);
       },
     },
+  ];
+}
+
+/** Little's law over the step's throughput and times, and the time before launch. */
+function littleColumns(): ColumnSpec<ModelRow>[] {
+  return [
     {
       key: "xr",
       header: "X·R in system",
@@ -308,7 +314,7 @@ export function modelColumns(inputs: ModelInputCells, rows: readonly ModelRow[])
   // The M/M/c columns are kept (blank until c is typed) when the steps have the X and S they need.
   const mmcInputs = rows.some((m) => m.step.values.iops !== null && m.step.values.service_ms_avg !== null);
   const withR = rows.some((m) => m.step.values.response_ms_avg !== null);
-  const cols = [...cpuColumns(), ...fitRoleColumns(), ...responseColumns(), ...mmcColumns(inputs)];
+  const cols = [...cpuColumns(), ...fitRoleColumns(), ...responseColumns(), ...littleColumns(), ...mmcColumns(inputs)];
   return cols.filter((c) => mmcInputs || !MMC_KEYS.includes(c.key)).filter((c) => withR || c.key !== "ratio");
 }
 

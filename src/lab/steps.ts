@@ -67,7 +67,8 @@ function intervalColumns(
   }));
 }
 
-function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map()): ColumnSpec<LabStep>[] {
+/** Which step: source, host, step, name, category and the input's labels. */
+function identityColumns(data: LabData): ColumnSpec<LabStep>[] {
   const cols: ColumnSpec<LabStep>[] = [
     { key: "source", header: "source", numFmt: F.text, get: (s) => s.source, keep: true, description: "Input file" },
     { key: "host", header: "host", numFmt: F.text, get: (s) => s.host },
@@ -91,11 +92,18 @@ function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map(
       description: "Label from the input",
     });
   }
-  const metric = (m: StepMetric, keep = false): ColumnSpec<LabStep> => {
-    const [header, numFmt, description] = METRIC_HEADERS[m] ?? [m, F.ratio, m];
-    return { key: m, header, numFmt, description, get: (s) => num(s.values[m]), keep };
-  };
-  cols.push(
+  return cols;
+}
+
+/** A step metric's column, with its header, format and description. */
+function metric(m: StepMetric, keep = false): ColumnSpec<LabStep> {
+  const [header, numFmt, description] = METRIC_HEADERS[m] ?? [m, F.ratio, m];
+  return { key: m, header, numFmt, description, get: (s) => num(s.values[m]), keep };
+}
+
+/** The step's metrics in the sheet's order, the response times with their 95 % intervals. */
+function metricColumns(answers: Map<LabStep, StepAnswer>): ColumnSpec<LabStep>[] {
+  return [
     metric("block_size"),
     metric("read_pct"),
     metric("random_pct"),
@@ -129,6 +137,12 @@ function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map(
     metric("cpu_busy_pct"),
     metric("cpu_cores"),
     metric("tool_cpu_pct"),
+  ];
+}
+
+/** The measure window, the steady state (who judged it, where it begins) and the step's warnings. */
+function windowColumns(answers: Map<LabStep, StepAnswer>): ColumnSpec<LabStep>[] {
+  return [
     {
       key: "window",
       header: "measure window",
@@ -219,8 +233,11 @@ function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map(
       description: "Measurement-quality warnings about this step, listed on the Summary sheet",
       get: (s) => (answers.has(s) ? (answers.get(s) as StepAnswer).warnings.length : null),
     },
-  );
-  return cols;
+  ];
+}
+
+function stepColumns(data: LabData, answers: Map<LabStep, StepAnswer> = new Map()): ColumnSpec<LabStep>[] {
+  return [...identityColumns(data), ...metricColumns(answers), ...windowColumns(answers)];
 }
 
 /** The Steps sheet's line on where the steady-state windows come from, by how many steps each. */
