@@ -12,7 +12,13 @@ import { parseCaseInput } from "../case/input";
 import { isDomainError } from "../core/errors";
 import { renderWorkbookPlan } from "../excel/render-plan";
 import { runtimeFunctions } from "../sharing/functions";
-import { CpuCostChoice, readCellValues, readCpuCostChoices } from "../excel/case-sources";
+import {
+  CpuCostChoice,
+  readCellValues,
+  readCpuCostChoices,
+  readWhatIfChoices,
+  WhatIfChoice,
+} from "../excel/case-sources";
 import { CaseForm, Draft, refsOf } from "./case-form";
 import { CASE_EXAMPLES, exampleDraft } from "./case-examples";
 import { byId, el } from "./dom";
@@ -173,12 +179,16 @@ function wireStartFrom(example: HTMLSelectElement, form: CaseForm, load: (d: Dra
   };
 }
 
-/** Reads the analysis in the workbook (its CPU cost lines) now and whenever the Case tab is shown. */
-function wireAnalysisRefresh(form: CaseForm, analysis: HTMLElement, setChoices: (c: CpuCostChoice[]) => boolean): void {
+/** Reads the analysis in the workbook (its CPU cost lines, its What-if lines) now and whenever the Case tab is shown. */
+function wireAnalysisRefresh(
+  form: CaseForm,
+  analysis: HTMLElement,
+  setChoices: (c: CpuCostChoice[], w: WhatIfChoice[]) => boolean,
+): void {
   const refresh = async (): Promise<void> => {
     try {
       const found = await readCpuCostChoices();
-      const changed = setChoices(found);
+      const changed = setChoices(found, await readWhatIfChoices());
       const lines = found.length;
       analysis.textContent =
         lines > 0
@@ -199,10 +209,28 @@ function wireAnalysisRefresh(form: CaseForm, analysis: HTMLElement, setChoices: 
   byId("tab-case").addEventListener("click", () => void refresh());
 }
 
+/** Takes a referenced current load and growth as their cells hold them now (the sheet shows the formulas). */
+async function takeWhatIfValues(draft: Draft): Promise<boolean> {
+  const linked: Record<string, unknown>[] = [];
+  for (const o of Array.isArray(draft.options) ? (draft.options as Record<string, unknown>[]) : [])
+    for (const w of Array.isArray(o?.workloads) ? (o.workloads as Record<string, unknown>[]) : [])
+      if (w && typeof w.growthRef === "string" && typeof w.arrivalRateRef === "string") linked.push(w);
+  if (linked.length === 0) return false;
+  const values = await readCellValues(linked.flatMap((w) => [w.arrivalRateRef as string, w.growthRef as string]));
+  linked.forEach((w, k) => {
+    const [rate, growth] = [values[2 * k], values[2 * k + 1]];
+    const divisor = typeof w.growthRefDivisor === "number" ? w.growthRefDivisor : 1;
+    if (typeof rate === "number") w.arrivalRate = rate;
+    if (typeof growth === "number") w.growth = growth / divisor;
+  });
+  return true;
+}
+
 /** Takes a referenced service time as its cells hold it now (the sheet shows the formula). */
 async function takeReferencedValues(draft: Draft): Promise<boolean> {
+  const whatIf = await takeWhatIfValues(draft);
   const refs = references(draft);
-  if (refs.length === 0) return false;
+  if (refs.length === 0) return whatIf;
   const values = await readCellValues(refs.flatMap((r) => r.refs));
   let k = 0;
   for (const r of refs) {
@@ -232,16 +260,17 @@ function wireBuild(
   };
   build.addEventListener("click", async () => {
     build.disabled = true;
+    // Build is disabled while it works: the focus waits on the line that says what is happening.
+    say("Writing the case sheet…", "info", true);
     try {
       if (await takeReferencedValues(form.draft)) showJson();
       const parsed = validate();
       if (!("plan" in parsed)) {
         say(`Not built: ${parsed.error}`, "error", false);
-        (parsed.path === null ? null : form.find(parsed.path))?.focus();
+        const field = parsed.path === null ? null : form.find(parsed.path);
+        (field ?? status).focus();
         return;
       }
-      // The focus stays on a visible line while Excel writes (Build is disabled meanwhile).
-      say("Writing the case sheet…", "info", true);
       const result = await renderWorkbookPlan(parsed.plan.plan, { functionsRegistered: functionsLoaded() });
       say(`Wrote "${result.sheets[0]?.written}". ${parsed.plan.plan.sheets[0].notes[1]}`, "ok", true);
     } catch (e) {
@@ -261,6 +290,7 @@ export function initNewCaseSection(): void {
   const build = byId<HTMLButtonElement>("case-build");
   byId<HTMLElement>("case-new").hidden = false;
   let choices: CpuCostChoice[] = [];
+  let whatIf: WhatIfChoice[] = [];
   fillExamples(example);
   const validate = (): ReturnType<typeof caseFromDraft> => checkAndList(form, errors, build);
   const showJson = (): void => {
@@ -272,6 +302,7 @@ export function initNewCaseSection(): void {
       showJson();
     },
     choices: () => choices,
+    whatIf: () => whatIf,
   });
   const load = (draft: Draft): void => {
     form.draft = draft;
@@ -294,9 +325,10 @@ export function initNewCaseSection(): void {
       jsonStatus.textContent = `Not loaded: ${(e as Error).message}`;
     }
   });
-  wireAnalysisRefresh(form, byId<HTMLParagraphElement>("case-analysis"), (found) => {
-    const changed = JSON.stringify(found) !== JSON.stringify(choices);
+  wireAnalysisRefresh(form, byId<HTMLParagraphElement>("case-analysis"), (found, lines) => {
+    const changed = JSON.stringify([found, lines]) !== JSON.stringify([choices, whatIf]);
     choices = found;
+    whatIf = lines;
     return changed;
   });
   wireBuild(form, build, validate, showJson);

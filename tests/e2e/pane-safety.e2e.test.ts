@@ -169,6 +169,10 @@ describe("the planner's work is safe", () => {
       expect(await page.inputValue("#case-example")).toBe("merging-helpdesks");
       expect(await page.textContent("#case-example-undo")).toBe("Your edited case is back.");
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("case-example");
+      // Build: the focus waits on the status line while Excel writes, and stays on the result.
+      await page.click("#case-build");
+      await waitForText(page, "case-status", /^Wrote "/, 120_000);
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe("case-status");
       expect(await focusOnBody(page)).toEqual([]);
       expect(s.consoleErrors).toEqual([]);
     } finally {
