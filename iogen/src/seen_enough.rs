@@ -982,6 +982,62 @@ mod tests {
     }
 }
 
+/// The real series of `tests/fixtures/steady-state-real/` replayed as iogen asks the rule: after every
+/// subinterval, the subinterval length known (`judge_timed`).
+#[cfg(test)]
+mod real_series {
+    use super::*;
+    use std::path::Path;
+
+    /// IOPS per subinterval: fio's iops log (time_ms, value, …) or iogen's subinterval CSV (iops column).
+    fn load(file: &str) -> Vec<f64> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/steady-state-real").join(file);
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (column, skip) = if text.starts_with("subinterval") { (3, 1) } else { (1, 0) };
+        text.lines()
+            .skip(skip)
+            .map(|l| l.split(',').nth(column).and_then(|v| v.trim().parse().ok()).expect("a number"))
+            .collect()
+    }
+
+    /// First stop (samples) and the answer then, or at the last sample; whether "cut moving" was raised.
+    fn replay(x: &[f64], subinterval_s: f64) -> (Option<usize>, SeenEnough, bool) {
+        let spec = DEFAULT_SEEN_ENOUGH;
+        let mut cut_moving = false;
+        for n in 2..=x.len() {
+            let r = spec.judge_timed(&x[..n], Some(subinterval_s)).expect("judged");
+            cut_moving |= r.warnings.cut_moving;
+            if r.seen_enough {
+                return (Some(n), r, cut_moving);
+            }
+        }
+        (None, spec.judge_timed(x, Some(subinterval_s)).expect("judged"), cut_moving)
+    }
+
+    #[test]
+    fn at_100_ms_nothing_stops_before_90_seconds_and_the_flat_run_stops_at_90() {
+        for file in ["fio-fresh-4g-100ms-a.log", "fio-sparse-2g-100ms-c.log", "iogen-2g-100ms.csv"] {
+            let (stop, r, _) = replay(&load(file), 0.1);
+            assert!(stop.is_none_or(|n| n >= 900), "{file}: stopped at {stop:?}");
+            assert_eq!((r.min_window, r.bound_by), (900, BoundBy::Seconds), "{file}");
+        }
+        let (stop, r, _) = replay(&load("fio-capped-2g-100ms-e.log"), 0.1);
+        assert_eq!((stop, r.from), (Some(900), 1));
+        assert!((r.level / 3000.0 - 1.0).abs() < 0.01, "level {}", r.level);
+        // Floor in samples only: the same run would have stopped after 9 s.
+        let spec = DEFAULT_SEEN_ENOUGH;
+        let x = load("fio-capped-2g-100ms-e.log");
+        assert!(spec.judge(&x[..90]).expect("judged").seen_enough);
+    }
+
+    #[test]
+    fn run_a_never_settles_and_says_its_cut_keeps_moving() {
+        let (stop, _, cut_moving) = replay(&load("fio-fresh-4g-100ms-a.log"), 0.1);
+        assert_eq!(stop, None);
+        assert!(cut_moving);
+    }
+}
+
 #[cfg(test)]
 mod vector_tests {
     use super::*;

@@ -17,7 +17,7 @@
  * the accuracy by more than 1e-6 relative, and the passing window must beat it by more than 1e-6 (so
  * a last-bit difference in a t quantile cannot flip a decision).
  */
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import seedrandom from "seedrandom";
 import type { SeenEnoughMethod, SeenEnoughTransient } from "../../src/core/seen-enough";
@@ -258,16 +258,48 @@ timed("steady, 0.5-s subintervals, min_samples 250 binds", ar1("steady05", 260, 
 // Noise that shrinks: ±30 % for 100 s then ±1 %, 0.5-s subintervals.
 const shrink = (n: number): number[] =>
   noisy("shrink", () => 0, n, 1).map((z, i) => round4(1000 + (i < 200 ? 300 : 10) * z));
-for (const n of [200, 260, 320, 400, 600]) timed(`noise shrinking after 100 s, 0.5 s, cut at ${n / 2} s`, shrink(n), 0.5);
+for (const n of [200, 260, 320, 400, 600])
+  timed(`noise shrinking after 100 s, 0.5 s, cut at ${n / 2} s`, shrink(n), 0.5);
 // Stalls: two subintervals at a tenth of the level in steady ±1 % noise.
 timed(
   "steady ±1 % with two stalls, 1 s",
   noisy("stalls", () => 1000, 200, 10).map((v, i) => (i === 120 || i === 170 ? round4(v / 10) : v)),
   1,
 );
-timed("steady ±1 %, no stall, 1 s", noisy("stalls", () => 1000, 200, 10), 1);
+timed(
+  "steady ±1 %, no stall, 1 s",
+  noisy("stalls", () => 1000, 200, 10),
+  1,
+);
 timed("bad subinterval_s 0 (error)", ISSUE, 0);
 timed("bad subinterval_s -1 (error)", ISSUE, -1);
+
+// Real series recorded on the development machine (tests/fixtures/steady-state-real/README.md), cut
+// at a few lengths and judged with their subinterval length: fio iops logs (time, value, …) and
+// iogen's subinterval CSV (the overall rows' iops).
+const REAL = join(__dirname, "..", "fixtures", "steady-state-real");
+const realSeries = (file: string): number[] => {
+  const lines = readFileSync(join(REAL, file), "utf8").trim().split("\n");
+  const column = lines[0].startsWith("subinterval") ? 3 : 1;
+  return lines.slice(lines[0].startsWith("subinterval") ? 1 : 0).map((l) => Number(l.split(",")[column]));
+};
+const perSecond = (x: number[]): number[] =>
+  Array.from(
+    { length: Math.floor(x.length / 10) },
+    (_, i) => x.slice(10 * i, 10 * i + 10).reduce((a, b) => a + b, 0) / 10,
+  );
+for (const [file, cuts] of [
+  ["fio-fresh-4g-100ms-a.log", [450, 900, 1500, 2363]],
+  ["fio-sparse-2g-100ms-c.log", [900, 1659]],
+  ["iogen-2g-100ms.csv", [900, 1500]],
+  ["fio-capped-2g-100ms-e.log", [90, 899, 900, 1445]],
+] as const) {
+  const x = realSeries(file);
+  for (const n of cuts) timed(`real: ${file}, first ${n} samples`, x.slice(0, n), 0.1);
+  const s = perSecond(x);
+  timed(`real: ${file} read at 1 s (means of 10), all ${s.length}`, s.map(round4), 1);
+}
+for (const file of ["fio-fresh-4g-1s-b.log", "iogen-2g-1s.csv"]) timed(`real: ${file}, all`, realSeries(file), 1);
 
 // Inputs only; expect-seen-enough.py adds "expected" to every case.
 const out = cases;
