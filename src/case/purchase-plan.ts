@@ -256,10 +256,11 @@ export function purchasePlanTable(ctx: CaseSheet): TablePlan | undefined {
     },
     {
       key: "load",
+      numFmt: "#,##0",
       header: `Load at start (${ctx.input.rateUnit})`,
       description: "λ_t: today's rate in year 0, then the previous year's × (1 + g)",
     },
-    { key: "load_end", header: "Load at end", description: "λ_t × (1 + g)" },
+    { key: "load_end", header: "Load at end", numFmt: "#,##0", description: "λ_t × (1 + g)" },
     {
       key: "needed",
       header: "Servers needed at start",

@@ -97,7 +97,7 @@ export function purchaseSensitivityTable(ctx: CaseSheet): TablePlan | undefined 
       FIGURES.map((f): ColumnPlan => ({
         key: `${v.key}:${f}`,
         header: `${f === "cost" ? "Server cost" : f.replace("_", " ").replace(/^./, (c) => c.toUpperCase())}, ${VARIANT_TEXT[v.key]}`,
-        numFmt: f === "cost" ? ctx.cur : f === "load" ? undefined : "0",
+        numFmt: f === "cost" ? ctx.cur : f === "load" ? "#,##0" : "0",
       })),
     ),
   ];

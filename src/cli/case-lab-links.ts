@@ -15,6 +15,7 @@
  */
 import { DomainError } from "../core/errors";
 import { cellA1, TablePlan, WorkbookPlan } from "../workbook/plan";
+import { CPU_FIT_TABLE } from "../lab/model-fits";
 
 /** Case time units the fitted cost (CPU-ms per IO) converts to, and the divisor for each. */
 const MS_DIVISOR: Record<string, number> = { s: 1000, ms: 1, µs: 0.001, us: 0.001 };
@@ -75,7 +76,7 @@ function link(w: Record<string, unknown>, path: string, timeUnit: string, plan: 
       `${path}.fromLab`,
       `needs the case's timeUnit to be s, ms or µs (the lab's CPU cost is in ms), got ${JSON.stringify(timeUnit)}`,
     );
-  const cost = cellOf(plan, "CpuFit", "group", line, "d");
+  const cost = cellOf(plan, CPU_FIT_TABLE, "group", line, "d");
   const current = cellOf(plan, "WhatIfInputs", "line", line, "current");
   const growth = cellOf(plan, "WhatIfInputs", "line", line, "growth");
   if (!cost || !(cost.value > 0))
