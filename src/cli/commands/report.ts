@@ -22,6 +22,7 @@ import { CliIo } from "../io";
 import { parseOptions, UsageError } from "../options";
 import { MAX_LAB_FILE_BYTES, readLabStream, LabFileResult } from "../../import/detect";
 import { boundedChunks } from "../bounded-read";
+import { checkSteadyFromAcrossFiles } from "../../import/iogen-cross-check";
 import { formatProblem } from "../../import/types";
 import { buildLabAnalysis, DEFAULT_RESPONSE } from "../../lab/lab-plan";
 import { labJson } from "../../lab/json";
@@ -138,6 +139,7 @@ async function readInputs(inputs: string[], io: CliIo): Promise<LabFileResult[] 
       return null;
     }
   }
+  checkSteadyFromAcrossFiles(results);
   const failed = results.filter((r) => r.errors.length > 0);
   for (const r of results) for (const w of r.warnings) io.err(`warning: ${formatProblem(w)}\n`);
   if (failed.length > 0) {
