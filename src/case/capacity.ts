@@ -14,6 +14,7 @@ import {
   waitFormula,
 } from "./mmc-cells";
 import { WorkloadResult } from "./model";
+import { YES_NO } from "./choice";
 import { CaseCells, CaseSheet, makeTable, native, workloadKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 import { PlacedTable } from "../workbook/sheet-builder";
@@ -46,6 +47,8 @@ export function capacityColumns(input: CaseInput): string[] {
     "p_wait",
     "servers_low",
     "servers_high",
+    ...(input.serviceTarget ? ["within_target"] : []),
+    "qualifies",
     "check",
   ];
 }
@@ -55,7 +58,11 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
   return [
     { key: "option", header: "Option" },
     { key: "workload", header: "Workload" },
-    { key: "rate", header: `Rate (${rateUnit}) (input)`, description: "λ: arrival rate (IOs, calls) per time unit" },
+    {
+      key: "rate",
+      header: `Rate (${rateUnit}) (input)`,
+      description: "λ: arrival rate (IOs, calls) per time unit",
+    },
     {
       key: "service_time",
       header: `Service time (${unit}) (input)`,
@@ -74,16 +81,36 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
       numFmt: tf,
       description: `For a service-level target: the wait allowed, in ${unit}`,
     },
-    { key: "servers", header: "Servers", numFmt: "0", description: "Servers (cores, agents) the sizing rule gives" },
-    { key: "utilization", header: "Utilization", numFmt: "0.0%", description: "λ·S / servers" },
+    {
+      key: "servers",
+      header: "Servers",
+      numFmt: "0",
+      description: "Servers (cores, agents) the sizing rule gives",
+    },
+    {
+      key: "utilization",
+      header: "Utilization",
+      numFmt: "0.0%",
+      description: "λ·S / servers",
+    },
     {
       key: "mean_response",
       header: `Mean response (${unit})`,
       numFmt: tf,
       description: "S + mean wait (M/M/c, exact Erlang C)",
     },
-    { key: "mean_wait", header: `Mean wait (${unit})`, numFmt: tf, description: "Mean time queued before service" },
-    { key: "p_wait", header: "P(wait)", numFmt: "0.0%", description: "Probability that an arrival waits (Erlang C)" },
+    {
+      key: "mean_wait",
+      header: `Mean wait (${unit})`,
+      numFmt: tf,
+      description: "Mean time queued before service",
+    },
+    {
+      key: "p_wait",
+      header: "P(wait)",
+      numFmt: "0.0%",
+      description: "Probability that an arrival waits (Erlang C)",
+    },
     {
       key: "servers_low",
       header: "Servers, low load",
@@ -95,6 +122,19 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
       header: "Servers, high load",
       numFmt: "0",
       description: "The same rule at the arrival rate × the high load factor",
+    },
+    {
+      key: "within_target",
+      header: "Answered within the target time",
+      numFmt: "0.0%",
+      description:
+        "Achieved service level: the share of arrivals answered within the Service target's time, 1 − P(wait)·e^(−(c − a)·t/S)",
+    },
+    {
+      key: "qualifies",
+      header: "Qualifies",
+      numFmt: YES_NO,
+      description: "Carries its load (λ·S < servers) and, with a service target, answers its share in time",
     },
     {
       key: "check",
@@ -120,6 +160,8 @@ function capacityTimeFormat(ctx: CaseSheet): string {
 
 /** One workload's row: where its cells are, and the facts its formulas need. */
 export interface WorkloadRow {
+  /** Option and workload index. */
+  i: number;
   w: Workload;
   wr: WorkloadResult;
   /** A1 address of a column of this row. */
@@ -185,7 +227,7 @@ export function workloadRow(ctx: CaseSheet, block: PlacedTable, i: number, j: nu
     searchWidth(wr.serversHighLoad, w.arrivalRate * s.high * w.serviceTime),
   );
   const within = block.cols.includes("answer_within") ? at("answer_within") : "";
-  return { w, wr, at, cells, target: at("target"), within, width };
+  return { i, w, wr, at, cells, target: at("target"), within, width };
 }
 
 /** The workload's inputs: rate, service time (a formula when taken from another sheet), sizing rule and target. */
@@ -229,23 +271,56 @@ function figureCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue
   // Made in this order: the add-in formulas are listed in the order their cells are made.
   return {
     servers: serversCell(ctx, row, { address: c.servers, count: wr.servers }),
-    servers_low: serversCell(ctx, row, { address: at("servers_low"), count: wr.serversLowLoad, factor: loadAt("low") }),
+    servers_low: serversCell(ctx, row, {
+      address: at("servers_low"),
+      count: wr.serversLowLoad,
+      factor: loadAt("low"),
+    }),
     servers_high: serversCell(ctx, row, {
       address: at("servers_high"),
       count: wr.serversHighLoad,
       factor: loadAt("high"),
     }),
     utilization: native(utilizationFormula(c), wr.utilization),
-    mean_response: live
-      ? native(responseFormula(c), shown(wr.meanResponse))
-      : ctx.addin(at("mean_response"), `INDEX(${metrics},4,2)${perScale}`, shown(wr.meanResponse)),
-    mean_wait: live
-      ? native(waitFormula(c), shown(wr.meanWait))
-      : ctx.addin(at("mean_wait"), `INDEX(${metrics},3,2)${perScale}`, shown(wr.meanWait)),
+    ...serviceCells(ctx, row),
+    // A fixed count the load exceeds: the wait grows without bound, #N/A on the sheet (no cached number).
+    mean_response: !wr.stable
+      ? { formula: responseFormula(c), result: null }
+      : live
+        ? native(responseFormula(c), shown(wr.meanResponse))
+        : ctx.addin(at("mean_response"), `INDEX(${metrics},4,2)${perScale}`, shown(wr.meanResponse)),
+    mean_wait: !wr.stable
+      ? { formula: waitFormula(c), result: null }
+      : live
+        ? native(waitFormula(c), shown(wr.meanWait))
+        : ctx.addin(at("mean_wait"), `INDEX(${metrics},3,2)${perScale}`, shown(wr.meanWait)),
     p_wait: live ? native(pWaitFormula(c), wr.pWait) : ctx.addin(at("p_wait"), `INDEX(${metrics},2,2)`, wr.pWait),
     check: native(
       checkFormula(c, at("utilization"), limit),
-      checkText(false, wr.utilization, wr.pWait, ctx.input.utilizationLimit),
+      checkText(!wr.stable, wr.utilization, wr.pWait, ctx.input.utilizationLimit),
+    ),
+  };
+}
+
+/**
+ * A workload's achieved service: the share answered within the case's target time (fixed staff
+ * too; 0 when it cannot carry its load) and whether it qualifies (1/0), as live formulas.
+ */
+function serviceCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue> {
+  const { wr, at, cells: c } = row;
+  const a = `(${c.rate}*${c.service})`;
+  const stable = `${c.servers}>${a}`;
+  const target = ctx.serviceTarget;
+  if (!target || !ctx.input.serviceTarget) return { qualifies: native(`IF(${stable},1,0)`, wr.stable ? 1 : 0) };
+  const level = ctx.sheet.cell(target, "value", "level", true);
+  const within = ctx.sheet.cell(target, "value", "answer_within", true);
+  const share = `IF(${stable},1-${c.pWait}*EXP(-(${c.servers}-${a})*${within}/${c.shown ?? c.service}),0)`;
+  return {
+    within_target: native(share, wr.withinTarget ?? 0),
+    // Met within 1e-9, as computeCase judges it: a count sized to exactly the target meets it.
+    qualifies: native(
+      `IF(AND(${stable},${at("within_target")}>=${level}-1E-9),1,0)`,
+      wr.stable && (wr.withinTarget ?? 0) >= ctx.input.serviceTarget.level - 1e-9 ? 1 : 0,
     ),
   };
 }
@@ -289,7 +364,11 @@ export function capacityTable(ctx: CaseSheet): TablePlan | undefined {
         col: targetCol,
         numFmt: kind === "servers" ? "0" : kind === "response" ? tf : "0%",
       });
-      const values: Record<string, CellValue> = { option: o.name, ...inputCells(ctx, row), ...figureCells(ctx, row) };
+      const values: Record<string, CellValue> = {
+        option: o.name,
+        ...inputCells(ctx, row),
+        ...figureCells(ctx, row),
+      };
       rows.push(columns.map((col) => values[col.key]));
       cellsOf.push(workloadCells(ctx, row));
     });

@@ -55,6 +55,9 @@ import { escalationTable, oneOffTables } from "./per-line";
 import { cumulativeChart, cumulativeTable, perYearTable } from "./per-year";
 import { RECOMMENDATION_ROWS, recommendationTable } from "./recommendation";
 import { returnsTable } from "./returns";
+import { BREAK_EVEN_COLUMNS, breakEvenTable } from "./break-even-table";
+import { choiceRows, choiceTable, serviceTargetTable } from "./choice";
+import { judgeCase, Robustness } from "./robustness";
 import { savingsTable } from "./savings";
 import { scenarioColumns, scenariosTable } from "./scenarios";
 import { sensitivityRows, sensitivityTable, tornadoChart } from "./sensitivity";
@@ -139,6 +142,9 @@ function tableTitles(input: CaseInput, result: CaseResult): Record<string, strin
     Savings: `Savings against ${baseline}, per year`,
     Sensitivity: `Sensitivity: NPV saving of ${input.options[k].name} vs ${baseline}, one driver at a time`,
     Scenarios: "Scenarios: net present cost with every driver low, base or high",
+    Choice: "Which options qualify, and the choice",
+    ServiceTarget: "Service target every option must meet",
+    BreakEven: "Break-even moves: how far each input can move before the choice changes",
   };
 }
 
@@ -159,10 +165,10 @@ function caseShape(input: CaseInput, result: CaseResult): CaseShape {
 }
 
 /** The lines above the tables: title, conclusion, how to read the sheet, and where the M/M/c figures come from. */
-function sheetNotes(input: CaseInput, result: CaseResult, anyWorkloads: boolean): string[] {
+function sheetNotes(input: CaseInput, result: CaseResult, anyWorkloads: boolean, r: Robustness): string[] {
   const notes = [
     `Business case: ${input.title}`,
-    conclusion(input, result),
+    conclusion(input, result, r),
     `Inputs are marked "(input)"; every other figure is a formula over them. Costs are paid at the start of each year ` +
       `(year 0 = now, not discounted) and discounted at the rate below.`,
   ];
@@ -186,6 +192,7 @@ function placeTables(
   result: CaseResult,
   shape: CaseShape,
   names: (name: string) => string,
+  robustness: Robustness,
 ): CaseTables {
   const place = (name: string, rows: readonly string[], cols: readonly string[], beside?: CaseTables["costs"]) =>
     sheet.place(names(name), rows, cols, { titled: true, beside });
@@ -200,6 +207,12 @@ function placeTables(
   const assumptions = place("Assumptions", ["value"], assumptionColumns(shape.anyWorkloads));
   const notes = noteRows.length > 0 ? place("Notes", noteRows, ["kind", "about", "text"]) : undefined;
   const costs = place("Costs", costRows(shape), ["item", ...optionKeys]);
+  const choice = place("Choice", choiceRows(input), ["item", ...optionKeys]);
+  const breakEven = place(
+    "BreakEven",
+    robustness.drivers.map((d) => d.driver.key),
+    BREAK_EVEN_COLUMNS,
+  );
   const escalation =
     shape.escalates && lineRows.length > 0 ? place("Escalation", lineRows, ["item", ...optionKeys]) : undefined;
   const oneOffs = oneOffRows.length > 0 ? place("OneOff", oneOffRows, ["item", ...optionKeys]) : undefined;
@@ -207,9 +220,10 @@ function placeTables(
   const returns = place(
     "Return",
     others.map((i) => opt(i)),
-    ["option", "npv_saving", "irr", "payback", "discounted_payback"],
+    ["option", "npv_saving", "measure", "irr", "payback", "payback_fraction", "discounted_payback"],
   );
   const workloadRows = input.options.flatMap((o, i) => o.workloads.map((_, j) => workloadKey(i, j)));
+  const serviceTarget = input.serviceTarget ? place("ServiceTarget", ["value"], ["level", "answer_within"]) : undefined;
   const capacity = shape.anyWorkloads ? place("Capacity", workloadRows, capacityColumns(input)) : undefined;
   const growthTables = capacity && capacityPlanned(input, shape) ? placeGrowthTables(place, input, workloadRows) : {};
   const perYear = place("CostPerYear", yearRows, ["year", ...optionKeys]);
@@ -221,7 +235,7 @@ function placeTables(
   const scenarios = place("Scenarios", optionKeys, scenarioColumns(shape.anyWorkloads));
   return {
     ...{ recommendation, assumptions, notes, costs, escalation, oneOffs, oneOffYears, returns, capacity },
-    ...{ perYear, cumulative, savings, sensitivity, scenarios },
+    ...{ perYear, cumulative, savings, sensitivity, scenarios, choice, serviceTarget, breakEven },
     ...growthTables,
   };
 }
@@ -258,9 +272,12 @@ function makeTables(ctx: CaseSheet): void {
   assumptionsTable(ctx);
   notesTable(ctx);
   costsTable(ctx);
+  choiceTable(ctx);
+  breakEvenTable(ctx);
   escalationTable(ctx);
   oneOffTables(ctx);
   returnsTable(ctx);
+  serviceTargetTable(ctx);
   capacityTable(ctx);
   growthTable(ctx);
   serversPerYearTable(ctx);
@@ -289,11 +306,15 @@ function makeTables(ctx: CaseSheet): void {
  */
 export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): CasePlan {
   const result = computeCase(input);
+  const robustness = judgeCase(input, result);
   const prefix = options.tablePrefix ?? "";
   const names = (name: string): string => tableName(prefix, name);
   const shape = caseShape(input, result);
-  const sheet = new SheetBuilder(options.sheetName ?? CASE_SHEET, sheetNotes(input, result, shape.anyWorkloads));
-  const tables = placeTables(sheet, input, result, shape, names);
+  const sheet = new SheetBuilder(
+    options.sheetName ?? CASE_SHEET,
+    sheetNotes(input, result, shape.anyWorkloads, robustness),
+  );
+  const tables = placeTables(sheet, input, result, shape, names, robustness);
   const cells: CaseCells = {
     discountRate: sheet.cell(tables.assumptions, "value", "discount_rate"),
     npv: input.options.map((_, i) => sheet.cell(tables.costs, "npv", opt(i))),
@@ -310,6 +331,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
       input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
     ),
     title: (name) => titles.get(name) ?? name,
+    robustness,
     /**
      * A cell whose live form is a Capacity Lab function. Renderers that cannot run `CAPLAB.*`
      * (ExcelJS, HTML) must show the computed value or a native equivalent, never the formula (a
@@ -318,7 +340,10 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     addin: (address, formula, value, nativeEquivalent): CellValue => {
       cells.addinFormulas.push({ address, formula });
       if (nativeEquivalent !== undefined && !options.forExcelAddin) return native(nativeEquivalent, value);
-      return { addinFormula: formula, result: value } satisfies AddinFormulaCell;
+      return {
+        addinFormula: formula,
+        result: value,
+      } satisfies AddinFormulaCell;
     },
   };
   makeTables(ctx);
@@ -329,7 +354,12 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     noteFormulas: [{ note: 1, formula: conclusionFormula(ctx) }],
   };
   return {
-    plan: { title: `Business case: ${input.title}`, sources: options.sources ?? [], warnings: [], sheets: [plan] },
+    plan: {
+      title: `Business case: ${input.title}`,
+      sources: options.sources ?? [],
+      warnings: [],
+      sheets: [plan],
+    },
     input,
     result,
     layout: cells,

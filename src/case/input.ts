@@ -142,6 +142,20 @@ export interface CaseInput {
   options: CaseOption[];
   /** Assumptions, risks and sources of the case as a whole (empty lists when not given). */
   notes: CaseNotes;
+  /**
+   * The service every option must give to be chosen: at least `level` of arrivals answered within
+   * `answerWithin` (the case's time unit), in every workload. Absent: only options that cannot carry
+   * their load are left out.
+   */
+  serviceTarget?: ServiceTarget;
+}
+
+/** A service level every option must reach: the share answered within a time. */
+export interface ServiceTarget {
+  /** A fraction in [0, 1) (0.8 for 80 %). */
+  level: number;
+  /** Time allowed before an answer, in the case's time unit, ≥ 0. */
+  answerWithin: number;
 }
 
 export const MAX_YEARS = 50;
@@ -234,6 +248,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     "assumptions",
     "risks",
     "sources",
+    "serviceTarget",
     "$comment",
   ]);
   const currency = o.currency === undefined ? "£" : o.currency;
@@ -279,6 +294,21 @@ export function parseCaseInput(json: unknown): CaseInput {
     if (j < i)
       fail(`options[${i}].name`, `repeats options[${j}].name "${options[j].name}" (options need different names)`);
   });
+  let serviceTarget: ServiceTarget | undefined;
+  if (o.serviceTarget !== undefined) {
+    const t = object(o.serviceTarget, "serviceTarget", ["serviceLevel", "answerWithin"]);
+    serviceTarget = {
+      level: number(
+        t.serviceLevel,
+        "serviceTarget.serviceLevel",
+        (x) => x >= 0 && x < 1,
+        "a service level as a fraction in [0, 1) (0.8 for 80%)",
+      ),
+      answerWithin: number(t.answerWithin, "serviceTarget.answerWithin", (x) => x >= 0, `a time ≥ 0 in ${timeUnit}`),
+    };
+    if (!options.some((opt) => opt.workloads.length > 0))
+      fail("serviceTarget", "is given but no option has workloads to answer within it");
+  }
   return {
     title: text(o.title, "title", MAX_TITLE, "Business case"),
     currency,
@@ -294,5 +324,6 @@ export function parseCaseInput(json: unknown): CaseInput {
       risks: notesOf(o.risks, "risks"),
       sources: notesOf(o.sources, "sources"),
     },
+    ...(serviceTarget ? { serviceTarget } : {}),
   };
 }

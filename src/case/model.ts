@@ -24,10 +24,12 @@
  * in place of the servers' one-off and yearly costs above (the same flows when nothing grows).
  */
 import { DomainError, isDomainError } from "../core/errors";
-import { mmcMetrics, mmcStaff } from "../core/mmc";
+import { mmcMetrics, mmcServiceLevel, mmcStaff } from "../core/mmc";
 import { npv } from "../core/npv";
 import { irr, signChanges } from "../core/irr";
 import { payback } from "../core/payback";
+import { fractionalPayback } from "../core/payback-fraction";
+import { returnMeasure, ReturnMeasure } from "../core/return-measure";
 import { CaseInput, CaseOption, Sizing, Workload } from "./input";
 import {
   growthFlows,
@@ -42,10 +44,18 @@ import {
 
 export interface WorkloadResult {
   servers: number;
+  /** λ·S < servers: the queue is stable. False only for a fixed count the load exceeds (the wait is then unbounded). */
+  stable: boolean;
+  /**
+   * The share answered within the case's service-level target time (`serviceTarget`), for every
+   * sizing rule (fixed staff too); 0 when unstable; null when the case has no target.
+   */
+  withinTarget: number | null;
   /** Servers at the sensitivity's low and high load (rate × factor), same rule. */
   serversLowLoad: number;
   serversHighLoad: number;
   utilization: number;
+  /** Mean response and mean wait (Infinity when unstable), P(wait) (1 when unstable). */
   meanResponse: number;
   meanWait: number;
   pWait: number;
@@ -55,6 +65,8 @@ export interface WorkloadResult {
 
 export interface OptionResult {
   workloads: WorkloadResult[];
+  /** Every workload is stable and meets the case's service-level target (when it has one): the option may be chosen. */
+  qualifies: boolean;
   servers: number;
   /** Year-0 one-off cost: capex + servers·costPerServer. */
   upfront: number;
@@ -97,6 +109,11 @@ export interface VsBaseline {
   /** Years until the cumulative (discounted) saving stays ≥ 0, null when not within the years. */
   payback: number | null;
   discountedPayback: number | null;
+  /** The savings' rate of return, classified: an IRR, a borrowing rate, or none (`core/return-measure`). */
+  measure: ReturnMeasure;
+  /** Payback with each year's saving accruing evenly through the year (`core/payback-fraction`), plain and discounted. */
+  paybackFraction: number | null;
+  discountedPaybackFraction: number | null;
 }
 
 /** One row of the tornado: the NPV saving of the recommended option at a driver's low and high value. */
@@ -116,8 +133,10 @@ export interface CaseResult {
   recommended: number;
   /** The tornado rows: load (when an option has workloads), discount rate, capex, server cost (with workloads). */
   tornado: TornadoRow[];
-  /** Index of the option with the lowest net present cost, to the cent (the first one on a tie). */
+  /** Index of the option with the lowest net present cost, to the cent (the first one on a tie), qualifying or not. */
   cheapest: number;
+  /** The choice: the qualifying option with the lowest net present cost to the cent (first on a tie); −1 when none qualifies. */
+  chosen: number;
 }
 
 /**
@@ -198,20 +217,65 @@ function renamed(e: unknown, path: string, sizing: Sizing): unknown {
 function workloadResult(w: Workload, path: string, input: CaseInput, opt: CaseOption, growth: boolean): WorkloadResult {
   try {
     const c = servers(w, w.sizing, path);
-    const m = mmcMetrics(c, w.serviceTime, w.arrivalRate);
+    const m = serviceAt(w, c, input);
     return {
       servers: c,
       serversLowLoad: servers(w, w.sizing, path, input.sensitivity.load.low),
       serversHighLoad: servers(w, w.sizing, path, input.sensitivity.load.high),
-      utilization: m.utilization,
-      meanResponse: m.meanResponse,
-      meanWait: m.meanWait,
-      pWait: m.pWait,
+      ...m,
       ...(growth ? { plans: workloadPlans(input, opt, w, (rate) => serversAt(w, rate, path)) } : {}),
     };
   } catch (e) {
     throw renamed(e, path, w.sizing);
   }
+}
+
+/** The service a workload gets from `c` servers: stable or not, the M/M/c figures, the share within the case's target. */
+function serviceAt(
+  w: Workload,
+  c: number,
+  input: CaseInput,
+): Omit<WorkloadResult, "servers" | "serversLowLoad" | "serversHighLoad"> {
+  const a = w.arrivalRate * w.serviceTime;
+  const target = input.serviceTarget;
+  // A fixed count the load exceeds: the option cannot carry it (it does not qualify); the wait is unbounded.
+  if (!(a < c))
+    return {
+      stable: false,
+      withinTarget: target ? 0 : null,
+      utilization: a / c,
+      meanResponse: Infinity,
+      meanWait: Infinity,
+      pWait: 1,
+    };
+  const m = mmcMetrics(c, w.serviceTime, w.arrivalRate);
+  return {
+    stable: true,
+    withinTarget: target ? mmcServiceLevel(c, w.serviceTime, w.arrivalRate, target.answerWithin) : null,
+    utilization: m.utilization,
+    meanResponse: m.meanResponse,
+    meanWait: m.meanWait,
+    pWait: m.pWait,
+  };
+}
+
+/** A service level counts as met within this (a count sized to exactly the target meets it). */
+const TARGET_TOLERANCE = 1e-9;
+
+/** Whether an option may be chosen: every workload stable and meeting the case's target. */
+function qualifies(input: CaseInput, workloads: readonly Pick<WorkloadResult, "stable" | "withinTarget">[]): boolean {
+  const t = input.serviceTarget;
+  return workloads.every(
+    (w) => w.stable && (t === undefined || (w.withinTarget as number) >= t.level - TARGET_TOLERANCE),
+  );
+}
+
+/** The qualifying option with the lowest cost to the cent (the first on a tie), −1 when none qualifies. */
+function pick(npvs: readonly number[], ok: readonly boolean[]): number {
+  const eligible = npvs.filter((_, i) => ok[i]);
+  if (eligible.length === 0) return -1;
+  const least = cents(Math.min(...eligible));
+  return npvs.findIndex((v, i) => ok[i] && cents(v) === least);
 }
 
 /**
@@ -269,14 +333,24 @@ export function computeCase(input: CaseInput): CaseResult {
   // tie, as a spreadsheet summing the same flows in another order would see them.
   const least = cents(Math.min(...options.map((o) => o.npv)));
   const cheapest = options.findIndex((o) => cents(o.npv) === least);
-  let recommended = cheapest;
-  if (cheapest === 0) {
-    recommended = 1;
-    for (let i = 2; i < options.length; i++)
-      if (cents(options[i].npv) < cents(options[recommended].npv)) recommended = i;
+  const ok = options.map((o) => qualifies(input, o.workloads));
+  const chosen = pick(
+    options.map((o) => o.npv),
+    ok,
+  );
+  // The option the tornado compares with the baseline: the choice, or (when the baseline is chosen,
+  // or none qualifies) the cheapest other option, qualifying ones first.
+  let recommended = chosen > 0 ? chosen : 1;
+  if (chosen <= 0) {
+    const rank = (i: number): [number, number] => [ok[i] || chosen < 0 ? 0 : 1, cents(options[i].npv)];
+    for (let i = 2; i < options.length; i++) {
+      const [a, b] = [rank(i), rank(recommended)];
+      if (a[0] < b[0] || (a[0] === b[0] && a[1] < b[1])) recommended = i;
+    }
   }
   const results: OptionResult[] = options.map((o, i) => ({
     ...o,
+    qualifies: ok[i],
     difference: o.npv - base,
     breakEvenCapex: input.options[i].capex - (o.npv - base),
     ...(i === 0 ? {} : { vsBaseline: vsBaseline(input, options[0].cashflows, o.cashflows, base - o.npv) }),
@@ -284,10 +358,10 @@ export function computeCase(input: CaseInput): CaseResult {
   const rows = growth
     ? growthTornado(input, results, recommended, periods)
     : tornado(input, results, recommended, periods);
-  return { options: results, cheapest, periods, recommended, tornado: rows };
+  return { options: results, cheapest, chosen, periods, recommended, tornado: rows };
 }
 
-type OptionFigures = Omit<OptionResult, "difference" | "breakEvenCapex" | "vsBaseline">;
+type OptionFigures = Omit<OptionResult, "difference" | "breakEvenCapex" | "vsBaseline" | "qualifies">;
 
 /** An option's figures when its servers are bought year by year (see `growth-model.ts`). */
 function growthOption(
@@ -431,6 +505,9 @@ function vsBaseline(input: CaseInput, baseline: number[], option: number[], npvS
     irr: savings.length >= 2 && savings.every((x) => x !== 0) && signChanges(savings) === 1 ? irrOrNull(savings) : null,
     payback: payback(savings, 0),
     discountedPayback: payback(savings, input.discountRate),
+    measure: returnMeasure(savings),
+    paybackFraction: fractionalPayback(savings, 0),
+    discountedPaybackFraction: fractionalPayback(savings, input.discountRate),
   };
 }
 
@@ -490,4 +567,35 @@ function tornado(input: CaseInput, options: OptionResult[], k: number, periods: 
       savingHigh: withFlows(false, "serverCost"),
     });
   return rows;
+}
+
+/**
+ * The choice alone — `computeCase(input).chosen` without the low/high loads, tornado, scenarios and
+ * returns, which the break-even search (`robustness.ts`) asks many times; a case with growth goes
+ * through {@link computeCase} (its costs follow the purchase plans). Cost: O(Σ sizing + options·years).
+ *
+ * @param input - a validated case (not modified)
+ * @returns the index of the qualifying option with the lowest net present cost, −1 when none qualifies
+ * @throws DomainError as {@link computeCase}
+ */
+export function chooseOption(input: CaseInput): number {
+  if (isGrowthCase(input)) return computeCase(input).chosen;
+  const periods = input.years + (input.options.some((o) => o.residualValue !== 0) ? 1 : 0);
+  const npvs: number[] = [];
+  const ok: boolean[] = [];
+  input.options.forEach((opt, i) => {
+    const ws = opt.workloads.map((w, j) => {
+      const path = `options[${i}].workloads[${j}]`;
+      try {
+        const c = servers(w, w.sizing, path);
+        return { servers: c, ...serviceAt(w, c, input) };
+      } catch (e) {
+        throw renamed(e, path, w.sizing);
+      }
+    });
+    const total = ws.reduce((s, w) => s + w.servers, 0);
+    npvs.push(npvOf(input.discountRate, flows(input, opt, periods, total, 1, 1), i));
+    ok.push(qualifies(input, ws));
+  });
+  return pick(npvs, ok);
 }

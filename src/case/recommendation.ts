@@ -1,103 +1,158 @@
-/** The case's Recommendation table, first on the sheet: the option to choose, its saving, lead and payback, and how far the choice can be trusted. */
-import { checkText } from "./capacity-check";
-import { VsBaseline } from "./model";
-import { percent } from "./money-text";
-import { CaseSheet, makeTable, native, opt, roundMicro, yearsText } from "./sheet-context";
+/**
+ * The case's Recommendation table, first on the sheet: over how many years at what rate, the option
+ * to choose (the cheapest qualifying one, `choice.ts`), its NPV saving over the baseline, its lead
+ * over the next best qualifying option, its payback, and how far the choice can be trusted (the
+ * confidence grade of `robustness.ts`, worded from the Break-even moves table). All live formulas.
+ */
+import { CLOSE_LEAD_SHARE } from "../core/confidence-grade";
+import { signedPercent } from "./break-even-table";
+import { choiceFormula, choiceRanges } from "./choice";
+import { CaseInput } from "./input";
+import { CaseResult, VsBaseline } from "./model";
+import { MINUS, money, percent } from "./money-text";
+import { Robustness } from "./robustness";
+import { CaseSheet, makeTable, native, opt, rateCell, roundMicro, yearsText } from "./sheet-context";
 import { CellValue, TablePlan } from "../workbook/plan";
 import { runsOutRows } from "./runs-out";
 
 /** The Recommendation table's row keys. */
-export const RECOMMENDATION_ROWS = ["choose", "saving", "lead", "payback", "confidence"];
+export const RECOMMENDATION_ROWS = ["basis", "choose", "saving", "lead", "payback", "confidence"];
 
-/** The 1-based index of the option the sheet chooses now: the first lowest net present cost (to the cent). */
-function choiceFormula(ctx: CaseSheet): string {
-  const n = ctx.input.options.length;
-  const npvs = ctx.sheet.span(ctx.costs, ["npv", opt(0)], ["npv", opt(n - 1)], true);
-  return `MATCH(TRUE,INDEX(ROUND(${npvs},2)=ROUND(MIN(${npvs}),2),0),0)`;
-}
+const CLOSE = percent(CLOSE_LEAD_SHARE);
 
 /**
- * The confidence verdict, as a live formula and as its text now: whether every low and high value
- * in the Sensitivity table keeps the choice, and whether a workload is flagged in Capacity.
+ * The confidence verdict as text (what `caplab case` prints and the sheet caches): the grade and
+ * why, from the robustness of the choice.
  */
-function confidence(ctx: CaseSheet, k: string): { formula: string; now: string } {
-  const { input, result, sheet, costs, sensitivity } = ctx;
+export function confidenceText(input: CaseInput, result: CaseResult, r: Robustness): string {
+  const names = input.options.map((o) => o.name);
+  const cur = input.currency;
+  if (r.chosen < 0) return "Low: no option qualifies (see Choice and Capacity).";
+  const npv = result.options[r.chosen].npv;
+  if (r.grade === "Low" && r.lead !== null)
+    return (
+      `Low: the lead over ${names[r.runnerUp]} (${money(r.lead, cur)}) is under ${CLOSE} of ` +
+      `${names[r.chosen]}'s net present cost (${money(npv, cur)}).`
+    );
+  const first = r.drivers.find((d) => d.reverses);
+  if (first && first.nearest) {
+    const c = first.nearest;
+    const rival = c.rival < 0 ? "no option qualifying" : `${names[c.rival]} the choice`;
+    return (
+      `Medium: ${first.driver.label} ${signedPercent((c.value - first.driver.base) / Math.abs(first.driver.base))} ` +
+      `makes ${rival}, within the ±${percent(first.plausible)} judged plausible (Break-even moves).`
+    );
+  }
+  return r.lead === null
+    ? "High: the only option that qualifies; no single input moved within its plausible range changes that."
+    : `High: no single input moved within its plausible range changes the choice; the lead is ` +
+        `${((r.lead / Math.abs(npv)) * 100).toFixed(1)}% of the net present cost.`;
+}
+
+/** {@link confidenceText} as a live formula over the Choice and Break-even moves tables. */
+function confidenceFormula(ctx: CaseSheet): string {
+  const { sheet, breakEven, input } = ctx;
+  const { npvs, names } = choiceRanges(ctx);
   const n = input.options.length;
-  const names = sheet.span(costs, ["header", opt(0)], ["header", opt(n - 1)], true);
-  const c = result.cheapest;
-  // The Sensitivity table measures option `r` against the baseline; the choice holds at a low or
-  // high value when the saving keeps its sign (positive when `r` is chosen, negative when the
-  // baseline is).
-  const r = result.recommended;
-  const first = sensitivity.rows[0];
-  const last = sensitivity.rows[sensitivity.rows.length - 1];
-  const savings = sheet.span(sensitivity, [first, "saving_low"], [last, "saving_high"], true);
-  // Live: which sign reverses the choice depends on the choice the sheet shows now (k).
-  const reversing = `IF(${k}=1,COUNTIF(${savings},">=0"),COUNTIF(${savings},"<=0"))`;
-  const all = result.tornado.length * 2;
-  const flips = result.tornado.reduce(
-    (m, t) => m + [t.savingLow, t.savingHigh].filter((v) => (c === 0 ? v >= 0 : v <= 0)).length,
-    0,
+  const flags = (row: string): string => sheet.span(ctx.choice, [row, opt(0)], [row, opt(n - 1)], true);
+  const col = (key: string): string =>
+    sheet.span(breakEven, [breakEven.rows[0], key], [breakEven.rows[breakEven.rows.length - 1], key], true);
+  const sym = input.currency.length === 1 ? input.currency : `${input.currency} `;
+  const moneyF = (x: string): string =>
+    `IF(AND(${x}<0,ROUND(ABS(${x}),0)<>0),"${MINUS}","")&"${sym}"&TEXT(ROUND(ABS(${x}),0),"#,##0")`;
+  const chosenCost = `SUMPRODUCT(${flags("chosen")},${npvs})`;
+  const nextCost = `SUMPRODUCT(${flags("next_best")},${npvs})`;
+  const lead = `(${nextCost}-${chosenCost})`;
+  const name = (row: string): string => `INDEX(${names},MATCH(1,${flags(row)},0))`;
+  const hasNext = `SUM(${flags("next_best")})=1`;
+  const low =
+    `"Low: the lead over "&${name("next_best")}&" ("&${moneyF(lead)}&") is under ${CLOSE} of "&${name("chosen")}` +
+    `&"'s net present cost ("&${moneyF(chosenCost)}&")."`;
+  const row = `MATCH("yes",${col("within")},0)`;
+  const at = (key: string): string => `INDEX(${col(key)},${row})`;
+  const rival = `IF(${at("rival")}="no option qualifying","no option qualifying",${at("rival")}&" the choice")`;
+  const sign = `IF(${at("move")}>0,"+","${MINUS}")&TEXT(ABS(${at("move")})*100,"0.00")&"%"`;
+  const medium =
+    `"Medium: "&${at("driver")}&" "&${sign}&" makes "&${rival}&", within the ±"&ROUND(${at("plausible")}*100,2)` +
+    `&"% judged plausible (Break-even moves)."`;
+  const high =
+    `IF(${hasNext},"High: no single input moved within its plausible range changes the choice; the lead is "` +
+    `&TEXT(${lead}/ABS(${chosenCost})*100,"0.0")&"% of the net present cost.",` +
+    `"High: the only option that qualifies; no single input moved within its plausible range changes that.")`;
+  return (
+    `IF(SUM(${flags("chosen")})=0,"Low: no option qualifies (see Choice and Capacity).",` +
+    `IF(AND(${hasNext},${lead}<${CLOSE_LEAD_SHARE}*ABS(${chosenCost})),${low},` +
+    `IF(COUNTIF(${col("within")},"yes")>0,${medium},${high})))`
   );
-  const capacity = ctx.capacity;
-  const checks = capacity
-    ? sheet.span(capacity, [capacity.rows[0], "check"], [capacity.rows[capacity.rows.length - 1], "check"], true)
-    : undefined;
-  const flagged = result.options.some((o) =>
-    o.workloads.some((w) => checkText(false, w.utilization, w.pWait, input.utilizationLimit) !== ""),
-  );
-  // Option names come from the input: the formula refers to their cells, never quotes them.
-  const against = `${input.options[r].name} vs ${input.options[0].name}`;
-  const againstCells = `${sheet.cell(costs, "header", opt(r), true)}&" vs "&${sheet.cell(costs, "header", opt(0), true)}`;
-  const high = `High: all ${all} low/high values in Sensitivity (${against}) keep this choice.`;
-  const highFormula = `"High: all ${all} low/high values in Sensitivity ("&${againstCells}&") keep this choice."`;
-  const low = (m: string): string =>
-    `"Low: "&${m}&" of ${all} low/high values in Sensitivity ("&${againstCells}&") reverse it."`;
-  const flagText = " Capacity: a workload is flagged (Check column).";
-  const now =
-    (flips === 0 ? high : `Low: ${flips} of ${all} low/high values in Sensitivity (${against}) reverse it.`) +
-    (flagged ? flagText : "");
-  // Sensitivity compares option r with the baseline; if edits make a third option the choice, its
-  // counts say nothing about it, so the verdict says so instead of judging with them.
-  const judged =
-    `IF(${reversing}=0,${highFormula},${low(reversing)})` +
-    (checks ? `&IF(COUNTIF(${checks},"?*")>0,"${flagText}","")` : "");
-  const formula = `IF(OR(${k}=1,${k}=${r + 1}),${judged},"Not judged: with the edited figures the choice is "&INDEX(${names},${k})&", but Sensitivity compares "&${againstCells}&". Build the case again to judge it.")`;
-  return { formula, now };
+}
+
+/** The recommendation's figures now (as the sheet caches them). */
+function cachedFigures(ctx: CaseSheet): {
+  choose: string;
+  saving: number | string;
+  lead: number | string;
+  payback: number | string;
+} {
+  const { input, result, robustness: r } = ctx;
+  const c = r.chosen;
+  if (c < 0)
+    return {
+      choose: "none qualifies",
+      saving: "n/a",
+      lead: "n/a",
+      payback: "n/a",
+    };
+  const notWithin = `not within ${yearsText(input.years)}`;
+  return {
+    choose: input.options[c].name,
+    saving: roundMicro(result.options[0].npv - result.options[c].npv),
+    lead: r.lead === null ? "no other option qualifies" : roundMicro(r.lead),
+    payback: c === 0 ? "n/a: keep the baseline" : ((result.options[c].vsBaseline as VsBaseline).payback ?? notWithin),
+  };
 }
 
 /**
- * The verdict, first on the sheet: the option to choose (the lowest net present cost), its NPV
- * saving over the baseline, its lead over the next best option, its payback, and how far the
- * choice can be trusted — whether every low and high value in the Sensitivity table keeps the same
- * choice, and whether a workload is flagged in Capacity. All live formulas.
+ * The verdict, first on the sheet: the basis (years and rate), the option to choose, its NPV saving
+ * over the baseline, its lead over the next best qualifying option, its payback, and the confidence.
  */
 export function recommendationTable(ctx: CaseSheet): TablePlan {
   const { input, result, sheet, costs, returns } = ctx;
   const n = input.options.length;
-  const npvs = sheet.span(costs, ["npv", opt(0)], ["npv", opt(n - 1)], true);
-  const names = sheet.span(costs, ["header", opt(0)], ["header", opt(n - 1)], true);
+  const { npvs, names } = choiceRanges(ctx);
   const k = choiceFormula(ctx);
+  const flags = (row: string): string => sheet.span(ctx.choice, [row, opt(0)], [row, opt(n - 1)], true);
   const npv0 = sheet.cell(costs, "npv", opt(0), true);
-  const opts = result.options;
-  const c = result.cheapest;
-  const sorted = opts.map((o) => o.npv).sort((a, b) => a - b);
-  const notWithin = `not within ${yearsText(input.years)}`;
-  const paybacks = sheet.span(returns, [opt(1), "payback"], [opt(n - 1), "payback"], true);
-  const paybackNow = c === 0 ? "n/a: keep the baseline" : ((opts[c].vsBaseline as VsBaseline).payback ?? notWithin);
-  const trust = confidence(ctx, k);
+  const chosenCost = `SUMPRODUCT(${flags("chosen")},${npvs})`;
+  const nextCost = `SUMPRODUCT(${flags("next_best")},${npvs})`;
+  const paybacks = n > 1 ? sheet.span(returns, [opt(1), "payback"], [opt(n - 1), "payback"], true) : "";
+  const now = cachedFigures(ctx);
+  const rate = rateCell(ctx);
+  const none = `SUM(${flags("chosen")})=0`;
   const rows: CellValue[][] = [
-    ["Choose", native(`INDEX(${names},${k})`, input.options[c].name)],
+    [
+      "Over",
+      native(
+        `"${yearsText(input.years)} at "&ROUND(${rate}*100,2)&"%"`,
+        `${yearsText(input.years)} at ${percent(input.discountRate)}`,
+      ),
+    ],
+    ["Choose", native(`IF(${none},"none qualifies",INDEX(${names},${k}))`, now.choose)],
     [
       `NPV saving over ${input.options[0].name}`,
-      native(`ROUND(${npv0}-MIN(${npvs}),6)`, roundMicro(opts[0].npv - sorted[0])),
+      native(`IF(${none},"n/a",ROUND(${npv0}-${chosenCost},6))`, now.saving),
     ],
     [
-      "Lead over the next best option (NPV)",
-      native(`ROUND(SMALL(${npvs},2)-MIN(${npvs}),6)`, roundMicro(sorted[1] - sorted[0])),
+      "Lead over the next best qualifying option (NPV)",
+      native(
+        `IF(${none},"n/a",IF(SUM(${flags("next_best")})=0,"no other option qualifies",ROUND(${nextCost}-${chosenCost},6)))`,
+        now.lead,
+      ),
     ],
-    ["Payback (years)", native(`IF(${k}=1,"n/a: keep the baseline",INDEX(${paybacks},${k}-1))`, paybackNow)],
-    ["Confidence", native(trust.formula, trust.now)],
+    [
+      "Payback (years)",
+      native(`IF(${none},"n/a",IF(${k}=1,"n/a: keep the baseline",INDEX(${paybacks},${k}-1)))`, now.payback),
+    ],
+    ["Confidence", native(confidenceFormula(ctx), confidenceText(input, result, ctx.robustness))],
     ...runsOutRows(ctx),
   ];
   return makeTable(
@@ -105,15 +160,15 @@ export function recommendationTable(ctx: CaseSheet): TablePlan {
     ctx.recommendation,
     [
       { key: "item", header: "Verdict" },
-      { key: "value", header: `Over ${yearsText(input.years)} at ${percent(input.discountRate)}` },
+      { key: "value", header: "As the figures stand", width: 60 },
     ],
     rows,
     {
       callout: true,
       cellFormats: [
-        { row: 1, col: 1, numFmt: ctx.cur },
         { row: 2, col: 1, numFmt: ctx.cur },
-        { row: 3, col: 1, numFmt: "0" },
+        { row: 3, col: 1, numFmt: ctx.cur },
+        { row: 4, col: 1, numFmt: "0" },
       ],
     },
   );

@@ -4,6 +4,7 @@
  */
 import { CaseInput, CaseOption, OneOffLine, OpexLine } from "./input";
 import { CaseResult } from "./model";
+import { Robustness } from "./robustness";
 import { CellValue, ColumnPlan, FormulaCell, TablePlan } from "../workbook/plan";
 import { PlacedTable, SheetBuilder } from "../workbook/sheet-builder";
 
@@ -63,6 +64,12 @@ export interface CaseTables {
   savings: PlacedTable;
   sensitivity: PlacedTable;
   scenarios: PlacedTable;
+  /** Which options qualify, why not, cost per unit of work (`choice.ts`). */
+  choice: PlacedTable;
+  /** The case's service-level target (inputs), when it has one. */
+  serviceTarget: PlacedTable | undefined;
+  /** Every driver's break-even move (`break-even-table.ts`). */
+  breakEven: PlacedTable;
 }
 
 /** What the input says about the shape of the sheet, worked out once. */
@@ -95,6 +102,8 @@ export interface CaseSheet extends CaseShape, CaseTables {
   shownTime: { unit: string; scale: number };
   /** Every table's title, by its name (with the prefix). */
   title: (name: string) => string;
+  /** Every driver's break-even move and the confidence grade (`robustness.ts`). */
+  robustness: Robustness;
 }
 
 export const opt = (i: number): string => `option_${i + 1}`;
@@ -133,7 +142,10 @@ export function makeTable(
   rows: CellValue[][],
   extra: Pick<TablePlan, "callout" | "cellFormats"> = {},
 ): TablePlan {
-  return ctx.sheet.fill(block, columns, rows, { ...extra, title: ctx.title(block.name) });
+  return ctx.sheet.fill(block, columns, rows, {
+    ...extra,
+    title: ctx.title(block.name),
+  });
 }
 
 /** The absolute address of the discount-rate input. */

@@ -137,7 +137,8 @@ describe.each(Object.keys(EXPECTED.examples))("example %s", (file) => {
     // One step per formula (its inputs at their planned values); the chain from the inputs through
     // every formula, and edits of the inputs, are recalculated by LibreOffice in
     // case-libreoffice.test.ts and case-recalc.test.ts. This evaluator has no POISSON, SUMPRODUCT,
-    // TEXT, TRIM, NA, MATCH, IRR, COUNTIF, IFERROR, AND or SMALL: formulas using them are left to LibreOffice.
+    // TEXT, TRIM, NA, MATCH, IRR, COUNTIF, COUNT, ISNUMBER, IFERROR, AND, OR or SMALL: formulas using
+    // them, and formulas of text (the checks, the verdict), are left to LibreOffice.
     const sheet = built.plan.sheets[0];
     const grid = new SheetGrid(sheet);
     let formulas = 0;
@@ -146,7 +147,12 @@ describe.each(Object.keys(EXPECTED.examples))("example %s", (file) => {
       t.rows.forEach((row) =>
         row.forEach((cell) => {
           if (cell !== null && typeof cell === "object" && "formula" in cell) {
-            if (/\b(POISSON|SUMPRODUCT|TEXT|TRIM|NA|MATCH|IRR|COUNTIF|IFERROR|AND|SMALL)\(/.test(cell.formula)) {
+            if (
+              typeof cell.result !== "number" ||
+              /\b(POISSON|SUMPRODUCT|TEXT|TRIM|NA|MATCH|IRR|COUNTIF|COUNT|ISNUMBER|IFERROR|AND|OR|SMALL)\(/.test(
+                cell.formula,
+              )
+            ) {
               left++;
               return;
             }
@@ -283,6 +289,8 @@ describe("the sheet", () => {
       "Case_2_Assumptions",
       "Case_2_Notes",
       "Case_2_Costs",
+      "Case_2_Choice",
+      "Case_2_BreakEven",
       "Case_2_Escalation",
       "Case_2_OneOff",
       "Case_2_OneOffYear",
@@ -416,7 +424,7 @@ describe("input validation names the input and the problem", () => {
     expect(() => parseCaseInput(json)).toThrow(message);
   });
 
-  it("an unstable fixed staff names the workload's servers input", () => {
+  it("a fixed staff that cannot carry its load is marked and left out of the choice, not refused", () => {
     const json = {
       years: 1,
       discountRate: 0,
@@ -426,7 +434,11 @@ describe("input validation names the input and the problem", () => {
         { name: "B" },
       ],
     };
-    expect(() => casePlanFromJson(json)).toThrow(/^options\[0\]\.workloads\[0\]\.arrivalRate: the queue is unstable/);
+    const c = casePlanFromJson(json);
+    expect(c.result.options[0].qualifies).toBe(false);
+    expect(c.result.options[0].workloads[0].stable).toBe(false);
+    expect(c.result.chosen).toBe(1);
+    expect(c.plan.sheets[0].notes[1]).toMatch(/^A cannot carry its load; of the rest, B /);
   });
 
   it("does not modify its input", () => {
