@@ -1,7 +1,7 @@
 //! What the user must know about a finished step to read its numbers right (stderr).
 
 use crate::options::Options;
-use crate::scheduler::StepOutcome;
+use crate::scheduler::{SeenEnoughStatus, StepOutcome};
 use crate::stats::CategoryStats;
 
 /// Share of the mean service time above which iogen's own launch lag is worth a warning: beyond
@@ -26,6 +26,14 @@ pub(super) fn warn_about(number: usize, o: &Options, outcome: &StepOutcome, unde
     }
     if outcome.disk_full {
         eprintln!("iogen: step {number} ended early: the target is full (ENOSPC)");
+    }
+    if let SeenEnoughStatus::On { result: Some(r) } = &outcome.seen_enough {
+        if r.warnings.any() {
+            eprintln!(
+                "iogen: step {number}: steady state is in doubt: {} (docs/seen-enough.md)",
+                r.warnings.texts().join("; ")
+            );
+        }
     }
     // The null engine has no service time to compare with (it completes inside submit).
     let share = if outcome.engine == "null" { None } else { lag_share_of_service(&outcome.measure.overall) };

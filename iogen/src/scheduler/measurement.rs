@@ -56,7 +56,8 @@ impl Measurement {
         if self.series.len() < 2 {
             return false;
         }
-        match spec.judge(&self.series) {
+        // The floor in time: the steady-state window lasts at least 90 s however short a subinterval.
+        match spec.judge_timed(&self.series, Some(opts.subinterval.as_secs_f64())) {
             Ok(r) => {
                 self.last_rule = Some(r);
                 r.seen_enough
@@ -130,7 +131,12 @@ impl Measurement {
             Some(_) => SeenEnoughStatus::On { result: self.last_rule },
             None => SeenEnoughStatus::Off {
                 achieved: (self.series.len() >= 2)
-                    .then(|| DEFAULT_SEEN_ENOUGH.judge(&self.series).ok().map(|r| r.achieved))
+                    .then(|| {
+                        DEFAULT_SEEN_ENOUGH
+                            .judge_timed(&self.series, Some(opts.subinterval.as_secs_f64()))
+                            .ok()
+                            .map(|r| r.achieved)
+                    })
                     .flatten(),
             },
         }
