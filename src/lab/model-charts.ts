@@ -3,8 +3,8 @@ import { CPU_CENSOR_PCT, CpuFitGroup } from "./cpu-fit";
 import { LabStep } from "./data";
 import { ModelRow } from "./model-steps";
 import { KNEE_FACTOR, ResponseFit } from "./response-fit";
-import { CellValue, ChartPlan, rowBelow, SeriesPlan, TablePlan } from "../workbook/plan";
-import { series } from "../workbook/sheet-builder";
+import { CellValue, ChartPlan, SeriesPlan, TablePlan } from "../workbook/plan";
+import { series, SheetBuilder } from "../workbook/sheet-builder";
 
 /** True when the x values span a decade or more (then a log axis shows the light steps apart). */
 function spansDecades(xs: number[]): boolean {
@@ -122,17 +122,13 @@ export const MODEL_CHART_DATA_TABLE = "ModelChartData";
 
 /**
  * The chart data no table of the sheet holds (fitted curves, knees, fitted lines, the measured
- * p99), as one hidden helper table two columns a series, placed one column right of the sheet's
- * tables from the first table's header row; each such series gets `cells` naming its columns. A
- * series the chart's `source` maps to a table column keeps that mapping.
+ * p99), as one hidden helper table two columns a series, placed by the sheet builder to the right
+ * of the sheet's tables from the first table's header row; each such series gets `cells` naming
+ * its columns. A series the chart's `source` maps to a table column keeps that mapping.
  *
- * @returns the helper table (already given its position), or null when every series is in a table
+ * @returns the helper table (made on `sheet`), or null when every series is in a table
  */
-export function chartDataTable(
-  name: string,
-  sheet: { notes: string[]; tables: TablePlan[] },
-  charts: ChartPlan[],
-): TablePlan | null {
+export function chartDataTable(name: string, sheet: SheetBuilder, charts: ChartPlan[]): TablePlan | null {
   const columns: TablePlan["columns"] = [];
   const data: number[][] = [];
   for (const chart of charts)
@@ -151,7 +147,11 @@ export function chartDataTable(
   const rows: CellValue[][] = Array.from({ length: n }, (_, r) =>
     data.map((d) => (r < d.length && Number.isFinite(d[r]) ? d[r] : null)),
   );
-  const right = Math.max(1, ...sheet.tables.map((t) => t.at.col + t.columns.length));
-  const top = sheet.tables[0]?.at.row ?? rowBelow(0, sheet.notes.length);
-  return { name, columns, rows, at: { row: top, col: right + 1 }, hidden: true };
+  const block = sheet.place(
+    name,
+    rows.map((_, r) => `r:${r}`),
+    columns.map((c) => c.key),
+    { rightOfAll: true },
+  );
+  return sheet.fill(block, columns, rows, { hidden: true });
 }

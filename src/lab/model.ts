@@ -108,8 +108,6 @@ export function modelSheet(
     cpuChart(rows, cpu.groups),
   ])
     if (chart) model.charts.push(chart);
-  const sheet = model.sheet();
-  const helper = chartDataTable(MODEL_CHART_DATA_TABLE, sheet, sheet.charts);
-  if (helper) sheet.tables.push(helper);
-  return { sheet, headline: cpuHeadline(cpu.groups) };
+  chartDataTable(MODEL_CHART_DATA_TABLE, model, model.charts);
+  return { sheet: model.sheet(), headline: cpuHeadline(cpu.groups) };
 }

@@ -53,6 +53,12 @@ export interface PlaceOptions {
   beside?: PlacedTable;
   /** Leave the row above the header free for the table's title ({@link TablePlan.title}). */
   titled?: boolean;
+  /**
+   * To the right of every table made so far (one blank column after the rightmost, at least
+   * column C), its header on the first table's header row (below the notes when there is none):
+   * for a hidden helper table that must not move the sheet's tables.
+   */
+  rightOfAll?: boolean;
 }
 
 /** Builds one sheet, stacking tables below the notes by {@link rowBelow}. */
@@ -84,9 +90,17 @@ export class SheetBuilder {
     const beside = options.beside;
     const at = beside
       ? { row: beside.at.row, col: beside.at.col + beside.cols.length + 1 }
-      : { row: this.nextRow + titleRows, col: 0 };
+      : options.rightOfAll
+        ? this.rightOfAll()
+        : { row: this.nextRow + titleRows, col: 0 };
     this.nextRow = Math.max(this.nextRow, rowBelow(at.row - titleRows, titleRows + 1 + dataRows));
     return at;
+  }
+
+  /** Where {@link PlaceOptions.rightOfAll} puts a table's header. */
+  private rightOfAll(): CellPosition {
+    const right = Math.max(1, ...this.tables.map((t) => t.at.col + t.columns.length));
+    return { row: this.tables[0]?.at.row ?? rowBelow(0, this.notes.length), col: right + 1 };
   }
 
   /**
@@ -105,13 +119,13 @@ export class SheetBuilder {
 
   /**
    * Makes the cells of a placed table: its columns and rows must match the keys it was placed with.
-   * `extra` adds the table's title, callout and cell formats.
+   * `extra` adds the table's title, callout, cell formats or hidden flag.
    */
   fill(
     block: PlacedTable,
     columns: ColumnPlan[],
     rows: CellValue[][],
-    extra: Pick<TablePlan, "title" | "callout" | "cellFormats"> = {},
+    extra: Pick<TablePlan, "title" | "callout" | "cellFormats" | "hidden"> = {},
   ): TablePlan {
     if (this.placed.get(block.name) !== block) throw new Error(`internal: table ${block.name} not placed here`);
     if (columns.map((c) => c.key).join("\n") !== block.cols.join("\n"))

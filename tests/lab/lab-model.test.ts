@@ -15,6 +15,7 @@ import { chartDataTable, MODEL_CHART_DATA_TABLE } from "../../src/lab/model-char
 import { MODEL_INPUTS_TABLE } from "../../src/lab/model-steps";
 import { collectLabData } from "../../src/lab/data";
 import { ChartPlan, rangeA1, SheetPlan, tableCell, WorkbookPlan } from "../../src/workbook/plan";
+import { SheetBuilder } from "../../src/workbook/sheet-builder";
 import { renderXlsx, renderXlsxContent } from "../../src/report/xlsx";
 import { convert, csvNumber, csvRows, findSoffice, recalculatingProfile } from "../case/libreoffice";
 
@@ -83,9 +84,12 @@ describe("Model charts and their helper table", () => {
       series: [{ name: "a", x: [1, 2], y: [3, 4], style: "points" }],
       source: { table: "T", xColumn: "x", yColumns: ["y"] },
     };
-    expect(chartDataTable("H", { notes: [], tables: [] }, [chart])).toBeNull();
+    expect(chartDataTable("H", new SheetBuilder("S", []), [chart])).toBeNull();
     chart.source = undefined;
-    const h = chartDataTable("H", { notes: ["title"], tables: [] }, [chart])!;
+    const h = chartDataTable("H", new SheetBuilder("S", ["title"]), [chart])!;
+    // No table on the sheet: one blank row below the notes, right of column B.
+    expect(h.at).toEqual({ row: 2, col: 2 });
+    expect(h.hidden).toBe(true);
     expect(h.columns.map((c) => c.key)).toEqual(["c:0:x", "c:0:y"]);
     expect(h.rows).toEqual([
       [1, 3],
