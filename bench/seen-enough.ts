@@ -112,6 +112,7 @@ const CLASSES: Transient[] = [
   ramp("drift", 0.1, 100, "accept"),
   ramp("drift", 0.08, 150, "accept"),
   ramp("drift", -0.08, 150, "accept"),
+  ramp("drift", -0.12, 150, "accept"),
   decay(0.3, 60, "frontier"),
   decay(-0.3, 60, "frontier"),
   decay(0.3, 200, "frontier"),
@@ -160,7 +161,8 @@ function detectRule(label: string, tuning: SteadyStateTuning): Rule {
     decide(x, accuracy) {
       // Values near 1000 need no scaling (seenEnough divides by a power of two: exact, same answer).
       const v = steadyStateRule(x, 1, { ...SEEN_ENOUGH_DEFAULTS, accuracy, confidence: CONFIDENCE }, tuning);
-      return v.seenEnough ? v.mean : undefined;
+      // The level the rule reports: the least-squares level at the last sample, or the mean (tuning).
+      return v.seenEnough ? v.level : undefined;
     },
   };
 }
@@ -258,7 +260,13 @@ function cvmFlat(x: readonly number[], d: number): boolean {
  * Steps 1–4 with plain MSER-5 and no look back, as the candidates below were first compared (the
  * default's significance test on the truncation came later).
  */
-const NO_LOOK_BACK: SteadyStateTuning = { ...STEADY_STATE_TUNING, recheckFraction: 0, truncationZ: 0 };
+const NO_LOOK_BACK: SteadyStateTuning = {
+  ...STEADY_STATE_TUNING,
+  recheckFraction: 0,
+  truncationZ: 0,
+  levelTrendT: Infinity,
+  firstRamp: 0,
+};
 
 /** A rule that also needs a pass at n − j·⌈n/10⌉ for j = 1 … points (where that is ≥ the rule's first). */
 function lookBack(label: string, base: Rule, points: number): Rule {
@@ -385,8 +393,29 @@ const CANDIDATES: Rule[] = [
     fraction: 0.1,
     points: 2,
   }),
-  detectRule("default: significant MSER-5 + slope + drift allowance 2× + look back at 1/10 and 2/10 of n (W 90)", {
+  detectRule(
+    "default: significant MSER-5 + slope (limit 0.8 at the floor, 1.5 from 1.2× it) + drift allowance 2× + look back at 1/10 and 2/10 of n + fitted level at the last sample (W 90)",
+    { ...STEADY_STATE_TUNING },
+  ),
+  detectRule("previous default (window mean reported, trend limit 1.5 from the floor)", {
     ...STEADY_STATE_TUNING,
+    levelTrendT: Infinity,
+    firstRamp: 0,
+  }),
+  detectRule("default reporting the window mean", { ...STEADY_STATE_TUNING, levelTrendT: Infinity }),
+  detectRule("default reporting the fitted level only where abs(t) ≥ 1", { ...STEADY_STATE_TUNING, levelTrendT: 1 }),
+  detectRule("default reporting the fitted level only where abs(t) ≥ 0.5", {
+    ...STEADY_STATE_TUNING,
+    levelTrendT: 0.5,
+  }),
+  detectRule("default without the first-chance calibration (limit 1.5 from the floor)", {
+    ...STEADY_STATE_TUNING,
+    firstRamp: 0,
+  }),
+  detectRule("default with first-chance limit 0.67 over 30 %", {
+    ...STEADY_STATE_TUNING,
+    firstTrendLimit: 0.67,
+    firstRamp: 0.3,
   }),
   detectRule("default with plain MSER-5 (no significance test)", { ...STEADY_STATE_TUNING, truncationZ: 0 }),
   detectRule("default with one look-back point", { ...STEADY_STATE_TUNING, recheckPoints: 1 }),
