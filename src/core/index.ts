@@ -92,5 +92,19 @@ export {
   RECHECK_POINTS,
   TRUNCATION_Z,
   STEADY_STATE_TUNING,
+  STEADY_MIN_SECONDS,
+  FIRST_CHANCE_TREND_T,
+  FIRST_CHANCE_RAMP,
+  LEVEL_TREND_T,
+  trendLimitAt,
+  trendEndLevel,
+  warmupInterval,
+  seenEnoughWarningText,
 } from "./seen-enough";
-export type { SeenEnoughMethod, SeenEnoughOptions, SeenEnoughResult, SeenEnoughTransient } from "./seen-enough";
+export type {
+  SeenEnoughMethod,
+  SeenEnoughOptions,
+  SeenEnoughResult,
+  SeenEnoughTransient,
+  SeenEnoughWarning,
+} from "./seen-enough";

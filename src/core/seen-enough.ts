@@ -83,14 +83,15 @@ function checkSamples(samples: readonly number[]): void {
  *
  * With `transient: "detect"` (default) — the rule of docs/functions/SEEN_ENOUGH.md, chosen in
  * docs/seen-enough.md:
- * 1. W = max(90, minSamples) is the shortest steady-state window. With fewer than W samples the answer
- *    is FALSE for the whole series.
+ * 1. W = max(90, minSamples) is the shortest steady-state window, or ⌈90 / subintervalSeconds⌉ when that
+ *    is longer (the floor in time, {@link STEADY_MIN_SECONDS}; `boundBy` says which). With fewer than W
+ *    samples the answer is FALSE for the whole series.
  * 2. Where steady state begins: MSER-5 ({@link mserTruncation}) proposes d leading samples to drop,
  *    kept only when their mean differs from the rest's by more than 2 long-run standard errors
  *    ({@link significantTruncation}), else d = 0. If d > n/2 or fewer than W samples remain, FALSE
  *    (run longer) for the window from d + 1.
  * 3. No trend: the least-squares slope of the retained window over its standard error,
- *    |t| ≤ 1.5 ({@link trendT}).
+ *    |t| ≤ c(n) ({@link trendT}; c = 0.8 at n = W rising linearly to 1.5 at 1.2·W, {@link trendLimitAt}).
  * 4. Precision with a drift allowance: h + 2·|m − m₂|/|m| ≤ accuracy, h the retained window's relative
  *    half-width (below; ρ̂ from the retained window), m its mean, m₂ the mean of its last ⌊L/2⌋ samples
  *    (for a linear drift, 2·|m − m₂| is how far m lags the latest level).
@@ -100,6 +101,8 @@ function checkSamples(samples: readonly number[]): void {
  *    shorter one cannot tell a trend from noise); and h + 2·|m′ − m₂′|/|m′| ≤ accuracy with step 4's
  *    h. Otherwise FALSE with the window of step 4.
  * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3, 4 and 5 hold.
+ * It also reports the least-squares level at the last sample ({@link trendEndLevel}), where the warm-up
+ * may have ended ({@link warmupInterval}) and the non-stationarity warnings ({@link nonStationarity}).
  *
  * With `transient: "off"`: candidate windows all end at the last sample, tried shortest first, with
  * lengths L = Lmin … n, where Lmin = max(2, minSamples) for "iid" and "ivy" and max(30, minSamples)
@@ -137,14 +140,17 @@ function checkSamples(samples: readonly number[]): void {
  *   shortest window (default 5).
  * @param options.method "iid" | "ivy" | "ar1" (default "ar1").
  * @param options.transient "detect" (default) | "off".
+ * @param options.subintervalSeconds Length of one subinterval in seconds (> 0), when known: the floor
+ *   in time ("detect" only).
  * @returns `{ seenEnough, from (1-based index where the window, i.e. steady state, starts), samples
- *   (window length), mean (window mean, unit of the samples), achieved (h, a fraction), required }`.
+ *   (window length), mean (window mean, unit of the samples), achieved (h, a fraction), required,
+ *   boundBy, minWindow, fromLow, fromHigh, level, levelAchieved, levelKind, warnings }`.
  * @throws DomainError("samples", …) when a sample is not finite, when there are fewer than 2 samples,
  *   or (kind "div0") when the mean is 0 where it is judged; DomainError("accuracy" | "confidence" |
- *   "min_samples" | "method" | "transient", …) for bad options.
+ *   "min_samples" | "method" | "transient" | "subinterval_s", …) for bad options.
  * @example
  * seenEnough([100, 102, 98, 101, 99, 100, 101, 99, 100, 100], { minSamples: 4, method: "ivy", transient: "off" });
- * // => { seenEnough: true, from: 7, samples: 4, mean: 100, achieved: 0.0259845653…, required: 0.05 }
+ * // => { seenEnough: true, from: 7, samples: 4, mean: 100, achieved: 0.0259845653…, required: 0.05, … }
  */
 export function seenEnough(samples: readonly number[], options: SeenEnoughOptions = {}): SeenEnoughResult {
   const opts = checkOptions(options);
