@@ -5,6 +5,7 @@
 import { CpuFitGroup, Interval } from "./cpu-fit";
 import type { LabAnswers } from "./lab-plan";
 import { ResponseFit } from "./response-fit";
+import type { WhatIfFigures } from "./whatif";
 
 /** The format's version: a script can refuse one it does not know. */
 export const LAB_JSON_VERSION = 1;
@@ -38,6 +39,14 @@ export interface JsonLine {
   /** The same from the p99 response time, when the steps have one. */
   kneeP99: JsonLine["knee"];
   saturationIopsP99: JsonInterval | null;
+  /**
+   * Whether the steps reached the knee of the mean response curve: "bracketed" (steps on both
+   * sides of the fitted knee, saturation bounded), "not reached" (a curve was fitted, but every step
+   * is below its knee or the saturation is not bounded: the knee is an extrapolation), or "no curve".
+   */
+  kneeReached: "bracketed" | "not reached" | "no curve";
+  /** The What-if sheet's capacity, headroom and when growth crosses it, with its default inputs; null without a What-if line. */
+  whatIf: Omit<WhatIfFigures, "group"> | null;
 }
 
 export interface LabJson extends Omit<JsonLine, "group"> {
@@ -80,7 +89,21 @@ function knee(f: ResponseFit | undefined): JsonLine["knee"] {
   };
 }
 
-function line(group: string, cpu: CpuFitGroup | undefined, response: ResponseFit[]): JsonLine {
+/** Whether the steps on the curve bracket its fitted knee (see {@link JsonLine.kneeReached}). */
+function kneeReached(f: ResponseFit | undefined): JsonLine["kneeReached"] {
+  if (!f?.fit) return "no curve";
+  const knee = f.fit.knee.estimate;
+  const x = f.used.map((s) => s.values.iops).filter((v): v is number => typeof v === "number");
+  const bounded = f.fit.saturation.lo !== null && f.fit.saturation.hi !== null;
+  return bounded && x.some((v) => v <= knee) && x.some((v) => v >= knee) ? "bracketed" : "not reached";
+}
+
+function line(
+  group: string,
+  cpu: CpuFitGroup | undefined,
+  response: ResponseFit[],
+  whatIf: WhatIfFigures | undefined,
+): JsonLine {
   const mean = response.find((r) => r.group === group && r.metric === "mean");
   const p99 = response.find((r) => r.group === group && r.metric === "p99");
   return {
@@ -96,6 +119,8 @@ function line(group: string, cpu: CpuFitGroup | undefined, response: ResponseFit
     saturationIops: mean?.fit ? interval(mean.fit.saturation) : null,
     kneeP99: knee(p99),
     saturationIopsP99: p99?.fit ? interval(p99.fit.saturation) : null,
+    kneeReached: kneeReached(mean),
+    whatIf: whatIf ? (({ group: _, ...figures }) => figures)(whatIf) : null,
   };
 }
 
@@ -114,9 +139,10 @@ export function labJson(answers: LabAnswers, sources: string[], warnings: string
       g,
       answers.cpu.groups.find((c) => c.group === g),
       answers.response,
+      answers.whatIf.find((w) => w.group === g),
     ),
   );
-  const first = lines[0] ?? line("all steps", undefined, []);
+  const first = lines[0] ?? line("all steps", undefined, [], undefined);
   return {
     version: LAB_JSON_VERSION,
     sources,

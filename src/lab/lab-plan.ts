@@ -21,7 +21,7 @@ import { fitSheet } from "./fit";
 import { hostBalance, hostsSheet, imbalanceFindings, splitHosts } from "./hosts";
 import { modelSheet, responseHeadline } from "./model";
 import { StepAnswer, stepAnswers } from "./quality";
-import { whatIfSheet } from "./whatif";
+import { whatIfFigures, WhatIfFigures, whatIfSheet } from "./whatif";
 import { ResponseFit, responseFits } from "./response-fit";
 import { categoriesSheet, stepsSheet } from "./steps";
 import { subintervalsSheet } from "./subintervals";
@@ -80,6 +80,8 @@ export interface LabAnswers {
   response: ResponseFit[];
   /** Problems about the whole run (inputs, CPU lines), in plain words; step warnings are in `steps`. */
   warnings: string[];
+  /** The What-if sheet's capacity and headroom per line, with its default inputs (empty: no What-if sheet). */
+  whatIf: WhatIfFigures[];
 }
 
 /**
@@ -155,7 +157,7 @@ export function buildLabAnalysis(
   const all = [...warnings, ...answers.flatMap((a) => a.warnings)];
   return {
     plan: { title, sources: inputs.map((i) => i.file), warnings: all, sheets },
-    answers: { cpu, steps: answers, response: curves, warnings },
+    answers: { cpu, steps: answers, response: curves, warnings, whatIf: whatIf ? whatIfFigures(whatIf) : [] },
   };
 }
 

@@ -16,7 +16,7 @@ import { CpuFitGroup } from "./cpu-fit";
 import { ResponseFit } from "./response-fit";
 import { Cell, cellOf, excelDate, InputRow, LineRefs } from "./whatif-cells";
 import { capacityOf, INPUT_COLUMNS, outputColumns, WhatIfContext, yearColumns, yearRows } from "./whatif-tables";
-import { SheetPlan, tableCellA1 } from "../workbook/plan";
+import { columnIndex, SheetPlan, TablePlan, tableCellA1 } from "../workbook/plan";
 import { SheetBuilder } from "../workbook/sheet-builder";
 
 export { FORECAST_YEARS } from "./whatif-tables";
@@ -97,4 +97,63 @@ export function whatIfSheet(
   // Per line and year: the load, cores and units needed, the tested host's CPU and response.
   sheet.table("WhatIfYears", yearColumns(ctx, outTable), yearRows(lines));
   return sheet.sheet(false);
+}
+
+/** One line's What-if figures as the sheet shows them (the defaults of its Inputs table). */
+export interface WhatIfFigures {
+  group: string;
+  currentIops: number;
+  growthPctPerYear: number;
+  targetCpuPct: number;
+  responseSlaMs: number;
+  slaOn: "mean" | "p99";
+  cpuIops: number | null;
+  slaIops: number | null;
+  capacityIops: number | null;
+  limitedBy: string;
+  headroomIops: number | null;
+  headroomPct: number | null;
+  /** Years until compound growth crosses the capacity (0: already over; null: never, no growth). */
+  yearsUntilCrossed: number | null;
+  /** The month it is crossed, "YYYY-MM" (null: never), and its year. */
+  crossedIn: string | null;
+  yearCrossed: number | null;
+}
+
+/**
+ * The What-if sheet's figures per line, read from its tables' cached results (the values its
+ * formulas show with the default inputs): nothing is computed again here.
+ *
+ * @param sheet - the sheet {@link whatIfSheet} built
+ */
+export function whatIfFigures(sheet: SheetPlan): WhatIfFigures[] {
+  const inputs = sheet.tables.find((t) => t.name === "WhatIfInputs");
+  const out = sheet.tables.find((t) => t.name === "WhatIf");
+  if (!inputs || !out) return [];
+  const value = (t: TablePlan, row: number, key: string): unknown => {
+    const v = t.rows[row]?.[columnIndex(t, key)];
+    return v !== null && typeof v === "object" && "result" in v ? v.result : v;
+  };
+  const num = (v: unknown): number | null => (typeof v === "number" && Number.isFinite(v) ? v : null);
+  return out.rows.map((_, i) => {
+    const crossed = num(value(out, i, "crossed"));
+    const date = crossed === null ? null : new Date((crossed - 25569) * 86400000);
+    return {
+      group: String(value(out, i, "line")),
+      currentIops: num(value(inputs, i, "current")) ?? 0,
+      growthPctPerYear: num(value(inputs, i, "growth")) ?? 0,
+      targetCpuPct: num(value(inputs, i, "target")) ?? 0,
+      responseSlaMs: num(value(inputs, i, "sla")) ?? 0,
+      slaOn: value(inputs, i, "on") === "p99" ? "p99" : "mean",
+      cpuIops: num(value(out, i, "cpu_iops")),
+      slaIops: num(value(out, i, "sla_iops")),
+      capacityIops: num(value(out, i, "capacity")),
+      limitedBy: String(value(out, i, "limit")),
+      headroomIops: num(value(out, i, "headroom")),
+      headroomPct: num(value(out, i, "headroom_pct")),
+      yearsUntilCrossed: num(value(out, i, "years")),
+      crossedIn: date ? `${date.getUTCFullYear()}-${String(date.getUTCMonth() + 1).padStart(2, "0")}` : null,
+      yearCrossed: date ? date.getUTCFullYear() : null,
+    };
+  });
 }
