@@ -46,6 +46,14 @@ const FORMAT_NAMES: Record<FilePreview["format"], string> = {
   unknown: "not recognised",
 };
 
+/**
+ * A reader's message as the pane shows it: a pointer into the repository's docs ("see
+ * docs/iogen-csv.md") means nothing inside Excel, so it becomes the format's name.
+ */
+export function inPane(message: string): string {
+  return message.replace(/see docs\/iogen-csv\.md/g, "see “iogen CSV files” in Capacity Lab's documentation");
+}
+
 /** The section's state and behaviour; one instance per pane. */
 export class ImportSection {
   private entries: Entry[] = [];
@@ -249,7 +257,7 @@ export class ImportSection {
     } else {
       const e = this.entry(msg.id);
       if (e)
-        e.failed = `${e.file.name}: ${msg.message}. Check that it is an iogen CSV or fio JSON, or remove it (Clear files).`;
+        e.failed = `${e.file.name}: ${inPane(msg.message)}. Check that it is an iogen CSV or fio JSON, or remove it (Clear files).`;
       else if (this.planWaiter) {
         this.planWaiter.reject(new Error(msg.message));
         this.planWaiter = null;
@@ -314,7 +322,7 @@ export class ImportSection {
           );
           for (const w of p.warnings.slice(0, 5)) li.append(el("p", `warning: ${w}`, "problem"));
           if (p.warnings.length > 5) li.append(el("p", `… and ${p.warnings.length - 5} more warnings`, "problem"));
-          for (const x of p.errors.slice(0, 5)) li.append(el("p", `error: ${x}`, "failed"));
+          for (const x of p.errors.slice(0, 5)) li.append(el("p", `error: ${inPane(x)}`, "failed"));
         }
         return li;
       }),

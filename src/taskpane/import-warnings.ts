@@ -104,7 +104,12 @@ export function showWarnings(
   open: (address: string) => void,
 ): void {
   box.replaceChildren();
-  const groups = groupWarnings(plan.warnings);
+  // Rows left out of Subintervals first (the planner can write more), then in the Summary's order.
+  const all = groupWarnings(plan.warnings);
+  const groups = [
+    ...all.filter((g) => g.kind.startsWith("Subintervals")),
+    ...all.filter((g) => !g.kind.startsWith("Subintervals")),
+  ];
   if (groups.length === 0) return;
   const n = plan.warnings.length;
   const heading = el("h3", `${n} warning${n === 1 ? "" : "s"} (all on ${summary || "the Summary sheet"})`);

@@ -207,7 +207,8 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
           stepCol,
           subCol,
           catCol,
-          warnings: Array.from(document.querySelectorAll("#import-status .import-warning"), (e) => e.textContent),
+          // The pane's warnings: a message bar per kind, the rows left out first.
+          warnings: Array.from(document.querySelectorAll("#import-warnings fluent-message-bar"), (e) => e.textContent),
         };
       });
       expect(got.sheets).toEqual(["Summary", "Steps", "Model", "What-if", "Fit", "Subintervals", "Categories"]);
