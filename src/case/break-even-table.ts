@@ -151,8 +151,9 @@ export function breakEvenTable(ctx: CaseSheet): TablePlan {
       base: live ? native(live.input, d.driver.base) : d.driver.base,
       plausible: d.plausible,
       ...cached,
+      // SUMPRODUCT, not COUNTIF("<"&x): COUNTIF compares with x written out as text (15 digits).
       rank: native(
-        `IF(ISNUMBER(${at("distance")}),COUNTIF(${distances},"<"&${at("distance")})+1,"")`,
+        `IF(ISNUMBER(${at("distance")}),SUMPRODUCT(--(${distances}<${at("distance")}))+1,"")`,
         rankOf(robustness.drivers, d),
       ),
       method: live ? "solved (live)" : "probed when built",

@@ -52,7 +52,12 @@ export function conclusion(
   const prefix = left.length > 0 ? `${left.join("; ")}; of the rest, ` : "";
   const k = r.chosen;
   let line: string;
-  if (k !== 0)
+  if (k !== 0 && Math.round(opts[k].difference) > 0)
+    // The baseline is left out and costs less: the choice costs more, it does not save.
+    line =
+      `${name(k)} costs ${money(opts[k].difference, input.currency)} more ${over} than ` +
+      `${name(0)} (net present cost ${cost(k)} vs ${cost(0)}).`;
+  else if (k !== 0)
     line =
       `${name(k)} saves ${money(-opts[k].difference, input.currency)} ${over} compared with ` +
       `${name(0)} (net present cost ${cost(k)} vs ${cost(0)}).`;
@@ -100,7 +105,10 @@ export function conclusionFormula(ctx: CaseSheet): string {
         })
         .join("&")
     : `""`;
-  const cheapest =
+  const dearer =
+    `INDEX(${names},${k})&" costs "&${money(`INDEX(${diffs},${k})`)}&" more "&${over}&" than "&${name0}` +
+    `&" (net present cost "&${money(`INDEX(${npvs},${k})`)}&" vs "&${money(npv0)}&")."`;
+  const saves =
     `INDEX(${names},${k})&" saves "&${money(`-INDEX(${diffs},${k})`)}&" "&${over}&" compared with "&${name0}` +
     `&" (net present cost "&${money(`INDEX(${npvs},${k})`)}&" vs "&${money(npv0)}&")."`;
   const baseline =
@@ -116,6 +124,6 @@ export function conclusionFormula(ctx: CaseSheet): string {
       : "";
   const left = `(${leftOut})`;
   const none = `"No option qualifies: "&LEFT(${left},LEN(${left})-2)&"."`;
-  const rest = `IF(LEN(${left})>0,${left}&"of the rest, ","")&IF(${k}<>1,${cheapest},${baseline})`;
+  const rest = `IF(LEN(${left})>0,${left}&"of the rest, ","")&IF(${k}<>1,IF(ROUND(INDEX(${diffs},${k}),0)>0,${dearer},${saves}),${baseline})`;
   return `IF(${k}=0,${none},${rest})${breakEven}${conclusionRunsOutFormula(ctx)}`;
 }

@@ -16,7 +16,7 @@ import { CellValue, TablePlan } from "../workbook/plan";
 import { runsOutRows } from "./runs-out";
 
 /** The Recommendation table's row keys. */
-export const RECOMMENDATION_ROWS = ["basis", "choose", "saving", "lead", "payback", "confidence"];
+export const RECOMMENDATION_ROWS = ["basis", "choose", "saving", "lead", "payback", "confidence", "closest"];
 
 const CLOSE = percent(CLOSE_LEAD_SHARE);
 
@@ -34,19 +34,39 @@ export function confidenceText(input: CaseInput, result: CaseResult, r: Robustne
       `Low: the lead over ${names[r.runnerUp]} (${money(r.lead, cur)}) is under ${CLOSE} of ` +
       `${names[r.chosen]}'s net present cost (${money(npv, cur)}).`
     );
-  const first = r.drivers.find((d) => d.reverses);
-  if (first && first.nearest) {
-    const c = first.nearest;
-    const rival = c.rival < 0 ? "no option qualifying" : `${names[c.rival]} the choice`;
-    return (
-      `Medium: ${first.driver.label} ${signedPercent((c.value - first.driver.base) / Math.abs(first.driver.base))} ` +
-      `makes ${rival}, within the ±${percent(first.plausible)} judged plausible (Break-even moves).`
-    );
-  }
+  if (r.drivers.some((d) => d.reverses)) return MEDIUM;
   return r.lead === null
     ? "High: the only option that qualifies; no single input moved within its plausible range changes that."
     : `High: no single input moved within its plausible range changes the choice; the lead is ` +
         `${((r.lead / Math.abs(npv)) * 100).toFixed(1)}% of the net present cost.`;
+}
+
+/**
+ * The Medium verdict names no driver: the rows of the Break-even table found by probing keep the
+ * values found when the case was built, so after an edit a named driver could be stale; the
+ * Closest row names the nearest, marked so.
+ */
+const MEDIUM = "Medium: a single input moved within its plausible range changes the choice (see Break-even moves).";
+
+/** The closest break-even move in words: "Replace: capex +9.42% makes Keep the choice". */
+export function closestText(input: CaseInput, r: Robustness): string {
+  const d = r.drivers.find((x) => x.nearest && x.driver.base !== 0);
+  if (!d || !d.nearest) return "no single input changes the choice";
+  const c = d.nearest;
+  const rival = c.rival < 0 ? "no option qualifying" : `${input.options[c.rival].name} the choice`;
+  return `${d.driver.label} ${signedPercent((c.value - d.driver.base) / Math.abs(d.driver.base))} makes ${rival}`;
+}
+
+/** {@link closestText} as a live formula over the Break-even table (the row ranked 1). */
+function closestFormula(ctx: CaseSheet): string {
+  const { sheet, breakEven } = ctx;
+  const col = (key: string): string =>
+    sheet.span(breakEven, [breakEven.rows[0], key], [breakEven.rows[breakEven.rows.length - 1], key], true);
+  const row = `MATCH(1,${col("rank")},0)`;
+  const at = (key: string): string => `INDEX(${col(key)},${row})`;
+  const rival = `IF(${at("rival")}="no option qualifying","no option qualifying",${at("rival")}&" the choice")`;
+  const sign = `IF(${at("move")}>0,"+","${MINUS}")&TEXT(ABS(${at("move")})*100,"0.00")&"%"`;
+  return `IFERROR(${at("driver")}&" "&${sign}&" makes "&${rival},"no single input changes the choice")`;
 }
 
 /** {@link confidenceText} as a live formula over the Choice and Break-even moves tables. */
@@ -68,13 +88,7 @@ function confidenceFormula(ctx: CaseSheet): string {
   const low =
     `"Low: the lead over "&${name("next_best")}&" ("&${moneyF(lead)}&") is under ${CLOSE} of "&${name("chosen")}` +
     `&"'s net present cost ("&${moneyF(chosenCost)}&")."`;
-  const row = `MATCH("yes",${col("within")},0)`;
-  const at = (key: string): string => `INDEX(${col(key)},${row})`;
-  const rival = `IF(${at("rival")}="no option qualifying","no option qualifying",${at("rival")}&" the choice")`;
-  const sign = `IF(${at("move")}>0,"+","${MINUS}")&TEXT(ABS(${at("move")})*100,"0.00")&"%"`;
-  const medium =
-    `"Medium: "&${at("driver")}&" "&${sign}&" makes "&${rival}&", within the ±"&ROUND(${at("plausible")}*100,2)` +
-    `&"% judged plausible (Break-even moves)."`;
+  const medium = `"${MEDIUM}"`;
   const high =
     `IF(${hasNext},"High: no single input moved within its plausible range changes the choice; the lead is "` +
     `&TEXT(${lead}/ABS(${chosenCost})*100,"0.0")&"% of the net present cost.",` +
@@ -153,6 +167,10 @@ export function recommendationTable(ctx: CaseSheet): TablePlan {
       native(`IF(${none},"n/a",IF(${k}=1,"n/a: keep the baseline",INDEX(${paybacks},${k}-1)))`, now.payback),
     ],
     ["Confidence", native(confidenceFormula(ctx), confidenceText(input, result, ctx.robustness))],
+    [
+      "Closest break-even (rows marked 'probed' as built)",
+      native(closestFormula(ctx), closestText(input, ctx.robustness)),
+    ],
     ...runsOutRows(ctx),
   ];
   return makeTable(
