@@ -14,7 +14,9 @@
  * Office.js side.
  */
 import { cpuFitTableLayout } from "../lab/model";
-import { cellA1, parseReference } from "../workbook/plan";
+import { INPUT_COLUMNS, WHATIF_INPUTS_TABLE } from "../lab/whatif-tables";
+import { SheetBuilder } from "../workbook/sheet-builder";
+import { cellA1, parseReference, TableLayout, workbookLayout } from "../workbook/plan";
 
 /** An Excel table as read: its name, sheet, top-left cell (0-based, the header row) and values (header first). */
 export interface ReadTable {
@@ -92,6 +94,97 @@ export function cpuCostChoices(tables: ReadTable[]): CpuCostChoice[] {
     }
   }
   return out;
+}
+
+/** A What-if line a workload can take its current load and growth from, by reference. */
+export interface WhatIfChoice {
+  /** The line (protocol/option level), e.g. "protocol nfs". */
+  line: string;
+  /** The current IOPS cell and its value now. */
+  currentRef: string;
+  current: number;
+  /** The growth % per year cell and its value now (in percent: 20 for 20 %). */
+  growthRef: string;
+  growthPct: number;
+  /** What a planner picks it by: "What-if: protocol nfs (1,006 IOPS now, 20 % a year)". */
+  label: string;
+}
+
+/** Where the What-if sheet's Inputs table puts each column: the lab's own layout of it. */
+function whatIfInputsLayout(): TableLayout {
+  const b = new SheetBuilder("What-if", []);
+  b.table(WHATIF_INPUTS_TABLE, INPUT_COLUMNS, []);
+  return workbookLayout({ title: "", sources: [], warnings: [], sheets: [b.sheet()] })[WHATIF_INPUTS_TABLE];
+}
+
+/** True for the What-if Inputs table or the name the renderer gives it when taken ("WhatIfInputs_2"). */
+function isWhatIfTable(name: string, base: string): boolean {
+  return isCpuFitTable(name, base);
+}
+
+/**
+ * The current-load and growth cells of every What-if line among `tables` (others are ignored),
+ * found from the What-if sheet's layout (table name, column keys), never by header text.
+ *
+ * @example
+ * whatIfChoices([{ name: "WhatIfInputs", sheet: "What-if", row: 5, col: 0, values: [header, ["protocol nfs", 1006, 20, 70, 1, "mean", 46353]] }]);
+ * // => [{ line: "protocol nfs", currentRef: "'What-if'!$B$7", current: 1006, growthRef: "'What-if'!$C$7", growthPct: 20, label: "What-if: protocol nfs (1,006 IOPS now, 20 % a year)" }]
+ */
+export function whatIfChoices(tables: ReadTable[]): WhatIfChoice[] {
+  const layout = whatIfInputsLayout();
+  const col = (key: string): number => {
+    const c = layout.columns[key];
+    if (!c) throw new Error(`internal: no column ${key} in ${layout.table}`);
+    return c.col - layout.at.col;
+  };
+  const out: WhatIfChoice[] = [];
+  for (const t of tables) {
+    if (!isWhatIfTable(t.name, layout.table)) continue;
+    for (let i = 1; i < t.values.length; i++) {
+      const row = t.values[i];
+      const [line, current, growthPct] = [row[col("line")], row[col("current")], row[col("growth")]];
+      if (typeof current !== "number" || !(current > 0) || typeof growthPct !== "number") continue;
+      const at = (key: string): string =>
+        cellA1({ row: t.row + i, col: t.col + col(key) }, { absolute: true, sheet: t.sheet });
+      out.push({
+        line: String(line ?? ""),
+        currentRef: at("current"),
+        current,
+        growthRef: at("growth"),
+        growthPct,
+        label: `${t.sheet}: ${String(line ?? "")} (${current.toLocaleString("en-GB")} IOPS now, ${growthPct} % a year)`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Reads the What-if Inputs tables of the open workbook (none: an empty list). */
+export async function readWhatIfChoices(): Promise<WhatIfChoice[]> {
+  return Excel.run(async (context) => {
+    const tables = context.workbook.tables;
+    tables.load("items/name");
+    await context.sync();
+    const base = whatIfInputsLayout().table;
+    const reads = tables.items
+      .filter((t) => isWhatIfTable(t.name, base))
+      .map((t) => {
+        const range = t.getRange();
+        range.load("rowIndex,columnIndex,values");
+        t.worksheet.load("name");
+        return { t, range };
+      });
+    await context.sync();
+    return whatIfChoices(
+      reads.map(({ t, range }) => ({
+        name: t.name,
+        sheet: t.worksheet.name,
+        row: range.rowIndex,
+        col: range.columnIndex,
+        values: range.values,
+      })),
+    );
+  });
 }
 
 /**

@@ -6,6 +6,9 @@ import { ColumnSpec, F } from "../workbook/sheet-builder";
 /** Years of the forecast table (0 = now). */
 export const FORECAST_YEARS = 5;
 
+/** The name of the planner's Inputs table (a case refers to its current-load and growth cells). */
+export const WHATIF_INPUTS_TABLE = "WhatIfInputs";
+
 /** What the formulas of the WhatIf and WhatIfYears tables refer to. */
 export interface WhatIfContext {
   lines: LineRefs[];

@@ -15,7 +15,15 @@
 import { CpuFitGroup } from "./cpu-fit";
 import { ResponseFit } from "./response-fit";
 import { Cell, cellOf, excelDate, InputRow, LineRefs } from "./whatif-cells";
-import { capacityOf, INPUT_COLUMNS, outputColumns, WhatIfContext, yearColumns, yearRows } from "./whatif-tables";
+import {
+  capacityOf,
+  INPUT_COLUMNS,
+  outputColumns,
+  WHATIF_INPUTS_TABLE,
+  WhatIfContext,
+  yearColumns,
+  yearRows,
+} from "./whatif-tables";
 import { columnIndex, SheetPlan, TablePlan, tableCellA1 } from "../workbook/plan";
 import { SheetBuilder } from "../workbook/sheet-builder";
 
@@ -82,7 +90,7 @@ export function whatIfSheet(
   }));
   const sheet = new SheetBuilder("What-if", WHATIF_NOTES);
   // The Inputs table first: its cells are what the other formulas refer to.
-  const inTable = sheet.table("WhatIfInputs", INPUT_COLUMNS, inputs);
+  const inTable = sheet.table(WHATIF_INPUTS_TABLE, INPUT_COLUMNS, inputs);
   const ctx: WhatIfContext = {
     lines,
     inputs,

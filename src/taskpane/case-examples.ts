@@ -5,6 +5,7 @@
 import storage from "../../examples/storage-replacement.json";
 import nfsFc from "../../examples/nfs-vs-fc-70k-iops.json";
 import helpdesks from "../../examples/merging-helpdesks.json";
+import growing from "../../examples/growing-datastore.json";
 
 export interface CaseExample {
   id: string;
@@ -16,6 +17,7 @@ export const CASE_EXAMPLES: readonly CaseExample[] = [
   { id: "storage-replacement", label: "Keep or replace a storage array", json: storage },
   { id: "nfs-vs-fc-70k-iops", label: "NFS or FC for 70,000 IOPS (cores)", json: nfsFc },
   { id: "merging-helpdesks", label: "Merge two helpdesks (staff)", json: helpdesks },
+  { id: "growing-datastore", label: "A datastore growing 23% a year (purchases)", json: growing },
 ];
 
 /** A fresh, editable copy of an example (without its comment, which cites the seed). */

@@ -12,7 +12,7 @@
 import { el } from "./dom";
 import { typedNumber } from "./case-check";
 import { referencedCells } from "../case/case-plan";
-import type { CpuCostChoice } from "../excel/case-sources";
+import type { CpuCostChoice, WhatIfChoice } from "../excel/case-sources";
 
 /** A case as edited: the JSON format of `caplab case`, with inputs possibly wrong or missing. */
 export type Draft = Record<string, unknown> & { options?: unknown };
@@ -77,6 +77,8 @@ export interface FormHooks {
   changed: () => void;
   /** The analysis cells offered for a service time (empty when no analysis is in the workbook). */
   choices: () => CpuCostChoice[];
+  /** The What-if lines offered for a workload's current load and growth (empty without an analysis). */
+  whatIf?: () => WhatIfChoice[];
 }
 
 /**
@@ -339,6 +341,7 @@ export class CaseForm {
     );
     box.append(this.serviceTime(w, p, unit));
     box.append(this.sizing(w, p, unit));
+    box.append(this.growth(w, p));
     box.append(
       this.button("Remove workload", `Remove workload ${j + 1} of ${optionName}`, `${p}.remove`, () =>
         this.structural(p.replace(/\.workloads\[\d+\]$/, ".workloads.add"), () => workloads.splice(j, 1)),
@@ -426,6 +429,110 @@ export class CaseForm {
         ),
       );
     }
+    return wrap;
+  }
+
+  /**
+   * How the workload's load grows (docs/case.md, growth fields): current load and growth typed, or
+   * taken by reference from a What-if line (`='What-if'!$C$7/100`, not a copy); the servers
+   * installed, the purchase unit and when to buy.
+   */
+  private growth(w: Obj, p: string): HTMLElement {
+    const wrap = el("div", "", "case-growth");
+    const lines = this.hooks.whatIf?.() ?? [];
+    const linked = typeof w.growthRef === "string" ? w.growthRef : undefined;
+    if (lines.length > 0 || linked) {
+      const id = this.id();
+      const lab = el("label", "Load and growth from");
+      lab.htmlFor = id;
+      const select = el("select");
+      select.id = id;
+      select.dataset.path = `${p}.growthRef`;
+      const typed = el("option", "numbers typed here");
+      typed.value = "";
+      select.append(typed);
+      lines.forEach((c, i) => {
+        const opt = el("option", c.label);
+        opt.value = `line-${i}`;
+        select.append(opt);
+      });
+      const current = lines.findIndex((c) => c.growthRef === linked && c.currentRef === w.arrivalRateRef);
+      if (linked && current < 0) {
+        const opt = el("option", linked);
+        opt.value = "kept";
+        select.append(opt);
+      }
+      select.value = !linked ? "" : current >= 0 ? `line-${current}` : "kept";
+      const err = el("span", "", "case-field-error");
+      err.id = `${id}-error`;
+      select.setAttribute("aria-describedby", err.id);
+      select.addEventListener("change", () =>
+        this.structural(`${p}.growthRef`, () => {
+          if (select.value === "kept") return;
+          const c = lines[Number(select.value.replace(/^line-/, ""))];
+          for (const k of ["arrivalRateRef", "growthRef", "growthRefDivisor"]) delete w[k];
+          if (select.value === "" || !c) return;
+          w.arrivalRateRef = c.currentRef;
+          w.arrivalRate = c.current;
+          w.growthRef = c.growthRef;
+          w.growthRefDivisor = 100;
+          w.growth = c.growthPct / 100;
+        }),
+      );
+      const field = el("div", "", "case-field");
+      field.append(lab, select, err);
+      wrap.append(field);
+    }
+    if (linked) {
+      wrap.append(
+        el(
+          "p",
+          `Arrival rate = ${String(w.arrivalRateRef)}, growth = ${linked}/100, now ${shownNumber(w.arrivalRate)} and ${shownNumber(w.growth)} a year: references, not copies.`,
+          "case-field-hint",
+        ),
+      );
+    } else if (!Array.isArray(w.growth)) {
+      wrap.append(
+        this.input("Growth per year", `${p}.growth`, w, "growth", "number", "a fraction: 0.2 = 20%; empty: none"),
+      );
+    }
+    wrap.append(
+      this.input("Servers installed", `${p}.installed`, w, "installed", "number", "in place before year 0"),
+      this.input(
+        "Purchase unit",
+        `${p}.purchaseUnit`,
+        w,
+        "purchaseUnit",
+        "number",
+        "servers per purchase (a node of 4)",
+      ),
+    );
+    const id = this.id();
+    const lab = el("label", "Buy");
+    lab.htmlFor = id;
+    const policy = el("select");
+    policy.id = id;
+    policy.dataset.path = `${p}.purchasePolicy`;
+    for (const [value, text] of [
+      ["", "in the year the load needs it"],
+      ["headroom", "a year ahead (headroom)"],
+    ]) {
+      const opt = el("option", text);
+      opt.value = value;
+      policy.append(opt);
+    }
+    policy.value = w.purchasePolicy === "headroom" ? "headroom" : "";
+    const err = el("span", "", "case-field-error");
+    err.id = `${id}-error`;
+    policy.setAttribute("aria-describedby", err.id);
+    policy.addEventListener("change", () => {
+      if (policy.value === "headroom") w.purchasePolicy = "headroom";
+      else delete w.purchasePolicy;
+      this.hooks.changed();
+    });
+    const field = el("div", "", "case-field");
+    field.append(lab, policy, err);
+    wrap.append(field);
     return wrap;
   }
 
