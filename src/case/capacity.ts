@@ -8,6 +8,7 @@ import {
   pWaitFormula,
   responseFormula,
   searchWidth,
+  serversForUtilizationFormula,
   staffForResponseFormula,
   staffForServiceLevelFormula,
   utilizationFormula,
@@ -192,7 +193,7 @@ export function serversCell(
     case "servers":
       return native(target, at.count);
     case "utilization":
-      return native(`MAX(ROUNDUP(${c.rate}*${c.service}/${target},0),INT(${c.rate}*${c.service})+1)`, at.count);
+      return native(serversForUtilizationFormula(c, target), at.count);
     case "response":
       if (nativeMmc(a, width)) return native(staffForResponseFormula(c, target, width), at.count);
       return ctx.addin(

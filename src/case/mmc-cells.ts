@@ -104,10 +104,29 @@ export function nativeMmc(a: number, width: number): boolean {
   return a <= NATIVE_MAX_LOAD && width <= NATIVE_MAX_WINDOW;
 }
 
+/**
+ * `x` rounded to 12 significant digits, as `round12` in src/core/sheet-sizing.ts: the core and the
+ * sheet decide server counts on these digits, so a value a hair off a whole number in binary
+ * (7 × 0.1 / 0.7 = 1.0000000000000002) is the whole number in both. `+1E-300` keeps LOG10 defined
+ * for a zero (ROUND then leaves it 0); `x` may be an array inside SUMPRODUCT.
+ */
+export function round12Formula(x: string): string {
+  return `ROUND(${x},11-INT(LOG10(ABS(${x})+1E-300)))`;
+}
+
+/**
+ * Fewest servers with utilization λ·S/c ≤ `target` (a cell) and λ·S < c, on 12 significant digits
+ * (`serversForUtilization` in src/core/sheet-sizing.ts): MAX(ROUNDUP(R(λ·S/u)), INT(R(λ·S)) + 1).
+ */
+export function serversForUtilizationFormula(c: MmcCells, target: string): string {
+  const ratio = round12Formula(`${load(c)}/${target}`);
+  return `MAX(ROUNDUP(${ratio},0),INT(${round12Formula(load(c))})+1)`;
+}
+
 /** The fewest servers whose candidates `miss` says are failing, over c0 + {0..K}. */
 function search(c: MmcCells, width: number, miss: (cc: string, a: string) => string): string {
   const a = `(${load(c)})`;
-  const c0 = `(INT(${a})+1)`;
+  const c0 = `(INT(${round12Formula(a)})+1)`;
   const offsets = `{${Array.from({ length: width + 1 }, (_, k) => k).join(",")}}`;
   const cc = `(${c0}+${offsets})`;
   const count = `SUMPRODUCT(--(${miss(cc, a)}))`;
@@ -116,17 +135,20 @@ function search(c: MmcCells, width: number, miss: (cc: string, a: string) => str
 
 /**
  * Fewest servers with mean response S + Wq ≤ `target` (a cell), natively: the mean-wait test of
- * `mmcStaff`, C·S/(c − a) ≤ R − S.
+ * `mmcStaff`, C·S/(c − a) ≤ R − S, both sides on 12 significant digits (`staffForTarget`).
  */
 export function staffForResponseFormula(c: MmcCells, target: string, width: number): string {
   const s = shownS(c);
-  return search(c, width, (cc, a) => `${erlangC(cc, a)}*${s}/(${cc}-${a})>${target}-${s}`);
+  const wait = (cc: string, a: string): string => round12Formula(`${erlangC(cc, a)}*${s}/(${cc}-${a})`);
+  return search(c, width, (cc, a) => `${wait(cc, a)}>${round12Formula(`${target}-${s}`)}`);
 }
 
 /**
  * Fewest servers answering a fraction ≥ `level` within `within` (cells), natively: the test of
- * `mmcStaff`, 1 − C·e^{−(c − a)·t/S} ≥ level.
+ * `mmcStaff`, 1 − C·e^{−(c − a)·t/S} ≥ level, both sides on 12 significant digits (`staffForTarget`).
  */
 export function staffForServiceLevelFormula(c: MmcCells, level: string, within: string, width: number): string {
-  return search(c, width, (cc, a) => `1-${erlangC(cc, a)}*EXP(-(${cc}-${a})*${within}/${shownS(c)})<${level}`);
+  const answered = (cc: string, a: string): string =>
+    round12Formula(`1-${erlangC(cc, a)}*EXP(-(${cc}-${a})*${within}/${shownS(c)})`);
+  return search(c, width, (cc, a) => `${answered(cc, a)}<${round12Formula(level)}`);
 }

@@ -1,5 +1,5 @@
 /**
- * The figures of a business case, computed by the core (`mmcStaff`, `mmcMetrics`, `npv`): nothing
+ * The figures of a business case, computed by the core (`staffForTarget`, `mmcMetrics`, `npv`): nothing
  * here re-implements a queueing or finance formula, so the sheet's `CAPLAB.*` formulas and these
  * numbers are the same code.
  *
@@ -15,8 +15,9 @@
  * capex − (NPV − NPV_baseline).
  *
  * Sizing by utilization u is the utilization law: the fewest whole c with λ·S/c ≤ u and λ·S < c,
- * i.e. max(⌈λ·S/u⌉, ⌊λ·S⌋ + 1). Sizing by response R uses `mmcStaff` with the mean-wait target
- * R − S; by service level, `mmcStaff` with `answerWithin`. Cost: O(Σ servers) for the queueing,
+ * i.e. max(⌈λ·S/u⌉, ⌊λ·S⌋ + 1), and by response R the mean-wait target R − S, by service level
+ * the share answered within `answerWithin` — each decided on 12 significant digits exactly as the
+ * sheet's formulas decide (`src/core/sheet-sizing.ts`), so cached and recalculated counts agree. Cost: O(Σ servers) for the queueing,
  * O(options·years) for the money.
  *
  * When a workload's load grows (`growth-model.ts`), its servers are planned year by year and the
@@ -24,7 +25,8 @@
  * in place of the servers' one-off and yearly costs above (the same flows when nothing grows).
  */
 import { DomainError, isDomainError } from "../core/errors";
-import { mmcMetrics, mmcServiceLevel, mmcStaff } from "../core/mmc";
+import { mmcMetrics, mmcServiceLevel } from "../core/mmc";
+import { serversForUtilization as coreServersForUtilization, staffForTarget } from "../core/sheet-sizing";
 import { npv } from "../core/npv";
 import { irr, signChanges } from "../core/irr";
 import { payback } from "../core/payback";
@@ -149,7 +151,8 @@ export function cents(x: number): number {
 }
 
 /**
- * The fewest whole servers with utilization λ·S/c ≤ target and λ·S < c (stable).
+ * The fewest whole servers with utilization λ·S/c ≤ target and λ·S < c (stable), decided on 12
+ * significant digits as the sheet's formula is (src/core/sheet-sizing.ts): 7/s × 0.1 s at 70 % is 1.
  *
  * @param load - offered load λ·S in erlangs (> 0)
  * @param utilization - target utilization, a fraction in (0, 1]
@@ -158,7 +161,7 @@ export function cents(x: number): number {
  * serversForUtilization(70000 * 0.000081, 1); // => 6
  */
 export function serversForUtilization(load: number, utilization: number): number {
-  return Math.max(Math.ceil(load / utilization), Math.floor(load) + 1);
+  return coreServersForUtilization(load, utilization, "target");
 }
 
 /** Servers a workload gets at its arrival rate × `load` (the sheet multiplies in the same order). */
@@ -178,10 +181,16 @@ export function serversAt(w: Workload, rate: number, path = "workload"): number 
       return sizing.servers;
     case "utilization":
       return serversForUtilization(rate * w.serviceTime, sizing.utilization);
+    // The searches compare on 12 significant digits, as the sheet's formulas do (sheet-sizing.ts).
     case "response":
-      return mmcStaff(w.serviceTime, rate, sizing.response - w.serviceTime);
+      return staffForTarget(w.serviceTime, rate, { kind: "wait", wait: sizing.response - w.serviceTime }, "target");
     case "serviceLevel":
-      return mmcStaff(w.serviceTime, rate, sizing.level, sizing.answerWithin);
+      return staffForTarget(
+        w.serviceTime,
+        rate,
+        { kind: "serviceLevel", level: sizing.level, answerWithin: sizing.answerWithin },
+        "target",
+      );
     default:
       throw new DomainError(`${path}.sizing`, "unknown sizing rule", "value");
   }

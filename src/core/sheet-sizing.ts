@@ -91,6 +91,9 @@ export function serversForUtilization(load: number, utilization: number, field =
   if (ambiguous(ratio) && Math.abs(ratio - Math.round(ratio)) < 1e-9 * Math.max(1, ratio)) {
     throw new DomainError(field, atLimit(`λ·S/${utilization} = ${ratio}`), "num");
   }
+  // Beyond the most servers sized (refused later, naming the count) 12 digits would cut into the
+  // whole number itself: the count is then the plain ceiling, for the message.
+  if (ratio > MAX_SERVERS) return Math.max(Math.ceil(ratio), Math.floor(load) + 1);
   return Math.max(Math.ceil(round12(ratio)), firstStable(load, field));
 }
 

@@ -121,6 +121,8 @@ const NATIVE: Record<string, (values: Value[], argCount: number) => Value> = {
   ),
   ABS: numeric((x) => Math.abs(x)),
   SQRT: numeric((x) => (x < 0 ? errorValue("#NUM!", "SQRT of a negative number") : Math.sqrt(x))),
+  // The case sheet's sizing rounds to 12 significant digits with ROUND(x,11-INT(LOG10(ABS(x)+1E-300))).
+  LOG10: numeric((x) => (x <= 0 ? errorValue("#NUM!", "LOG10 of a number ≤ 0") : Math.log10(x))),
   INT: numeric((x) => Math.floor(x)),
   ROUND: round("round"),
   ROUNDUP: round("up"),
