@@ -1,5 +1,5 @@
 /** A lab step from each source: aggregated from an iogen subinterval group, read from an iogen summary row (with its steady state), or from a fio job and direction. */
-import { seenEnough } from "../core/seen-enough";
+import { seenEnough, seenEnoughWarningText } from "../core/seen-enough";
 import { IogenRow } from "../import/iogen-csv";
 import { NumberColumn } from "../import/iogen-table";
 import { FioStep } from "../import/fio-json";
@@ -64,21 +64,33 @@ function firstValue(idx: ArrayLike<number>, c: Col): number | null {
   return null;
 }
 
-/** SEEN_ENOUGH with its defaults (±5 % at 95 %) on a group's measured IOPS; null when it cannot judge. */
-function seenEnoughHere(g: SubintervalGroup, measure: Uint32Array): MeasureWindow["seenEnough"] {
+/**
+ * SEEN_ENOUGH with its defaults (±5 % at 95 %) on a group's measured IOPS, with the subinterval length
+ * of its first row (the floor in time); null when it cannot judge.
+ */
+function seenEnoughHere(
+  g: SubintervalGroup,
+  measure: Uint32Array,
+): (MeasureWindow["seenEnough"] & { warnings: string[] }) | null {
   const t = g.table;
   const subCol = t.column("subinterval");
   const iopsCol = t.column("iops") as NumberColumn; // required column; rows without iops were skipped
   const iops = Array.from(measure, (i) => iopsCol.get(i));
   if (iops.length < 5) return null;
+  const dt = valueAt(t.column("seconds"), measure[0]);
   try {
-    const res = seenEnough(iops, { accuracy: 0.05, confidence: 0.95 });
+    const res = seenEnough(iops, {
+      accuracy: 0.05,
+      confidence: 0.95,
+      ...(dt !== null && dt > 0 ? { subintervalSeconds: dt } : {}),
+    });
     return {
       accepted: res.seenEnough,
       fromSubinterval: valueAt(subCol, measure[res.from - 1]) ?? 0,
       samples: res.samples,
       achieved: res.achieved,
       mean: res.mean,
+      warnings: res.warnings.map(seenEnoughWarningText),
     };
   } catch {
     return null; // e.g. all-zero IOPS: no relative accuracy exists
@@ -94,7 +106,8 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g), 
   const t = g.table;
   const subCol = t.column("subinterval");
   const sub = (i: number): number => valueAt(subCol, i) ?? 0;
-  const se = judge ? seenEnoughHere(g, measure) : null;
+  const rule = seenEnoughHere(g, measure);
+  const se = judge && rule !== null ? (({ warnings: _w, ...window }) => window)(rule) : null;
   const secCol = t.column("seconds");
   let seconds = 0;
   for (let k = 0; k < measure.length; k++) seconds += valueAt(secCol, measure[k]) ?? 0;
@@ -105,6 +118,7 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g), 
     seconds,
     warmupSubintervals: g.rows.length - measure.length,
     seenEnough: se,
+    steadyWarnings: rule?.warnings ?? [],
   };
 }
 

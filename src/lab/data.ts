@@ -43,6 +43,11 @@ export interface MeasureWindow {
     /** Mean IOPS over that window. */
     mean: number;
   } | null;
+  /**
+   * SEEN_ENOUGH's non-stationarity warnings on the measured IOPS, in words (empty when none). Found
+   * whoever judged the window: they depend on where steady state begins, not on the accuracy asked.
+   */
+  steadyWarnings?: string[];
 }
 
 /**

@@ -64,6 +64,12 @@ export const STEP_CHECKS: ((c: StepContext) => string | null)[] = [
     if (step.steady?.basis !== "iogen" || step.steady.reached !== false) return null;
     return `${name}: never reached steady state: iogen's --seen-enough rule did not hold before --max-duration, so its mean may include a warm-up transient or a drift (docs/seen-enough.md); measure longer (raise --max-duration) before trusting this step.`;
   },
+  // SEEN_ENOUGH's non-stationarity warnings on the measured IOPS (docs/seen-enough.md, "Report").
+  ({ step, name }) => {
+    const w = step.window?.steadyWarnings ?? [];
+    if (w.length === 0) return null;
+    return `${name}: steady state is in doubt: ${w.join("; ")} (SEEN_ENOUGH on the measured IOPS, docs/seen-enough.md); its mean may not describe a steady state.`;
+  },
   // iogen's own precision on its focus metric, against what it is asked by default.
   ({ step, name }) => {
     const pm = step.values.achieved_pm;
