@@ -33,8 +33,14 @@ output. Every plan row, target and output is checked before anything is written.
 Sizes: bytes, or K/M/G/T = KiB/MiB/GiB/TiB (powers of 1024, as in fio); kB/MB/GB/TB are powers \
 of 1000. Durations: 500ms, 5s, 2m, 1h (a plain number is seconds).
 
+Preconditioning: --precondition writes each target's whole IO range sequentially (2 passes, or \
+--precondition=N) before its first step, as SNIA's PTS does before measuring writes. Every row says \
+whether its step ran on preconditioned space (column preconditioned: yes; no = a writing step on \
+space this run did not precondition, a warning; empty = a read-only step).
+
 Exit codes: 0 done; 1 IO or system error; 2 invalid input or refused target; 130 interrupted by \
-SIGINT/SIGTERM (after finishing the current subinterval row and writing the summary).";
+SIGINT/SIGTERM (after finishing the current subinterval row and writing the summary; both CSVs \
+record the signal and when it came, in interrupted_by and interrupted_at_s).";
 
 /// `iogen --version`: the version, and whether MPI is compiled in (the `mpi` cargo feature).
 pub const VERSION: &str = if crate::cluster::MPI_COMPILED_IN {
@@ -181,6 +187,15 @@ pub struct RunArgs {
     #[arg(long, value_name = "N|auto|off", default_value_t = Options::default().rt_priority,
           value_parser = parse_rt_priority)]
     pub rt_priority: RtPriority,
+    /// Before the first step on each target, write its whole IO range sequentially N times
+    /// (default 2; --precondition=N to choose), as SNIA's Performance Test Specification asks
+    /// before measuring writes, so a step measures the device's steady state rather than a fresh
+    /// file's or device's. Progress and the time left go to stderr. It writes, so the target must
+    /// be one iogen may write (its own file, or --allow-overwrite). Without it, a step that
+    /// writes says preconditioned = no in its rows and summary.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2",
+          value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub precondition: Option<u32>,
     /// Print the summary as JSON on stdout.
     #[arg(long)]
     pub json: bool,
@@ -262,6 +277,7 @@ impl RunArgs {
             start_at_ms: self.start_at,
             spin: Duration::from_micros(self.spin_us),
             rt_priority: self.rt_priority,
+            precondition_passes: self.precondition.unwrap_or(0),
         }
     }
 }
@@ -404,6 +420,7 @@ mod tests {
             "--json",
             "--allow-overwrite",
             "/tmp/x",
+            "--precondition=3",
         ])
         .unwrap();
         let Command::Plan { plan, args } = cli.command else { panic!() };
@@ -414,7 +431,32 @@ mod tests {
         assert_eq!(o.io_mode, IoMode::Direct);
         assert_eq!(o.seen_enough.unwrap().method, SeenEnoughMethod::Ivy);
         assert_eq!(o.overwrite, Overwrite::Allowed(vec!["/tmp/x".into()]));
+        assert_eq!(o.precondition_passes, 3);
+        assert!(o.writes());
         assert_eq!(o.validate(), Ok(()));
+    }
+
+    #[test]
+    fn precondition_defaults_to_two_passes_and_takes_one_to_a_hundred() {
+        let passes = |extra: &[&str]| {
+            let cli = parse_args([&["iogen", "run", "--target", "/tmp/x"][..], extra].concat())?;
+            let Command::Run(a) = cli.command else { panic!() };
+            Ok::<_, clap::Error>(a.to_options().precondition_passes)
+        };
+        assert_eq!(passes(&[]).unwrap(), 0);
+        assert_eq!(passes(&["--precondition"]).unwrap(), 2);
+        assert_eq!(passes(&["--precondition=1"]).unwrap(), 1);
+        assert_eq!(passes(&["--precondition=100"]).unwrap(), 100);
+        for bad in ["--precondition=0", "--precondition=101", "--precondition=twice"] {
+            let e = passes(&[bad]).unwrap_err();
+            assert_eq!(e.exit_code(), 2);
+            assert!(e.to_string().contains("--precondition"), "{e}");
+        }
+        // A read-only workload with --precondition writes: the target must be one iogen may write.
+        let cli = parse_args(["iogen", "run", "--target", "/tmp/x", "--precondition"]).unwrap();
+        let Command::Run(a) = cli.command else { panic!() };
+        let o = a.to_options();
+        assert!(o.writes() && !o.workload_writes());
     }
 
     #[test]

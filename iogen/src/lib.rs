@@ -13,6 +13,7 @@ pub mod engine;
 pub mod options;
 pub mod output;
 pub mod plan;
+pub mod precondition;
 pub mod preflight;
 pub mod realtime;
 pub mod run;

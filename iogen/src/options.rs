@@ -143,6 +143,9 @@ pub struct Options {
     pub spin: Duration,
     /// Scheduling of the thread that launches IOs while a step runs (see [`crate::realtime`]).
     pub rt_priority: RtPriority,
+    /// `--precondition`: sequential passes over the target's whole IO range before the first step
+    /// that uses it (0: none). Preconditioning writes, so a target it may not write is refused.
+    pub precondition_passes: u32,
 }
 
 /// Default of `--spin-us` (see `iogen/README.md`, "Waiting for an arrival").
@@ -174,6 +177,7 @@ impl Default for Options {
             start_at_ms: None,
             spin: Duration::from_micros(DEFAULT_SPIN_US),
             rt_priority: RtPriority::Auto,
+            precondition_passes: 0,
         }
     }
 }
@@ -248,8 +252,13 @@ impl Options {
         }
     }
 
-    /// Whether the workload writes at all.
+    /// Whether the step writes to its target at all: its workload, or `--precondition` before it.
     pub fn writes(&self) -> bool {
+        self.workload_writes() || self.precondition_passes > 0
+    }
+
+    /// Whether the measured workload writes (`--read-pct` below 100).
+    pub fn workload_writes(&self) -> bool {
         self.read_pct < 100.0
     }
 
@@ -402,7 +411,7 @@ fn check_pct(option: &str, v: f64) -> Result<(), OptionError> {
 }
 
 /// Options that hold for the whole run and cannot be plan columns.
-pub const RUN_OPTIONS: [&str; 14] = [
+pub const RUN_OPTIONS: [&str; 15] = [
     "target",
     "csv",
     "summary",
@@ -417,6 +426,7 @@ pub const RUN_OPTIONS: [&str; 14] = [
     "force",
     "spin_us",
     "rt_priority",
+    "precondition",
 ];
 
 /// A column or option name in the form used by [`STEP_OPTIONS`]: trimmed, lower case, `_` for `-`.

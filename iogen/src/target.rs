@@ -70,6 +70,12 @@ pub enum TargetError {
     /// SIGINT/SIGTERM while laying out; the partial file was removed (exit code 130).
     #[error("interrupted while laying out {0}; the partial file was removed (or a grown file cut back)")]
     Interrupted(PathBuf),
+    /// SIGINT/SIGTERM while preconditioning (exit code 130).
+    #[error(
+        "interrupted while preconditioning {0}; part of its data was overwritten, its header is intact and it can \
+         be used again"
+    )]
+    PreconditionInterrupted(PathBuf),
     /// An IO error with context.
     #[error(transparent)]
     Io(#[from] anyhow::Error),

@@ -7,7 +7,7 @@ pub mod file;
 mod rows;
 
 pub use exporters::{CsvExporter, Exporter, JsonExporter, TableExporter};
-pub use rows::{subinterval_records, summary_records, StepInfo};
+pub use rows::{mark_interrupted, subinterval_records, summary_records, Interruption, StepInfo};
 
 use std::io::Write;
 
@@ -171,12 +171,24 @@ mod tests {
     #[test]
     fn headers_come_from_the_schema() {
         let sub = subinterval_columns(&["protocol".to_string()]);
-        assert_eq!(sub.len(), 39);
+        assert_eq!(sub.len(), 42);
         assert_eq!(sub[..4], ["host", "step", "step_name", "subinterval"]);
         assert_eq!(sub.last().map(String::as_str), Some("protocol"));
         let sum = summary_columns(&[]);
         assert!(!sum.iter().any(|c| c == "phase" || c == "subinterval" || c == "start_s"));
-        assert_eq!(sum[sum.len() - 5..], ["measure_seconds", "seen_enough", "achieved_pm", "engine", "steady_from"]);
+        assert_eq!(
+            sum[sum.len() - 8..],
+            [
+                "measure_seconds",
+                "seen_enough",
+                "achieved_pm",
+                "engine",
+                "steady_from",
+                "preconditioned",
+                "interrupted_by",
+                "interrupted_at_s"
+            ]
+        );
         assert!(is_output_column("late_ios") && is_output_column("engine") && !is_output_column("protocol"));
         for c in schema_columns() {
             assert!(matches!(c.kind.as_str(), "text" | "integer" | "number" | "number_or_max"), "{}", c.name);

@@ -28,6 +28,10 @@ pub struct StepInfo {
     pub queue_depth: usize,
     /// One value per label key, in the order of the label columns (empty when absent).
     pub labels: Vec<String>,
+    /// `preconditioned`: `Some(true)` when `--precondition` wrote the step's IO range earlier in
+    /// this run, `Some(false)` when the step writes to space the run did not precondition, `None`
+    /// for a read-only step without `--precondition`.
+    pub preconditioned: Option<bool>,
 }
 
 impl StepInfo {
@@ -46,6 +50,7 @@ impl StepInfo {
             random_pct: opts.random_pct,
             queue_depth: opts.queue_depth,
             labels: labels.to_vec(),
+            preconditioned: opts.workload_writes().then_some(false),
         }
     }
 
@@ -98,6 +103,42 @@ fn lag(c: &CategoryStats) -> [Value; 3] {
     }
 }
 
+/// `preconditioned`, `interrupted_by`, `interrupted_at_s`. The interruption is not known when a
+/// record is built: the writer fills it in ([`mark_interrupted`]).
+fn run_notes(info: &StepInfo) -> [Value; 3] {
+    let preconditioned = match info.preconditioned {
+        Some(true) => Value::Text("yes".into()),
+        Some(false) => Value::Text("no".into()),
+        None => Value::Empty,
+    };
+    [preconditioned, Value::Empty, Value::Empty]
+}
+
+/// A signal that cut the run: its name (`SIGINT`, `SIGTERM`, or `signal` when only another MPI
+/// rank caught it) and when it arrived, seconds since the step started (None: not known).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Interruption {
+    /// `interrupted_by`.
+    pub by: String,
+    /// `interrupted_at_s`.
+    pub at_s: Option<f64>,
+}
+
+/// Write `cut` into the `interrupted_by` and `interrupted_at_s` cells of `records`, whose columns
+/// are `columns` (either file's).
+pub fn mark_interrupted(columns: &[String], records: &mut [Record], cut: &Interruption) {
+    let by = columns.iter().position(|c| c == "interrupted_by");
+    let at = columns.iter().position(|c| c == "interrupted_at_s");
+    for r in records {
+        if let Some(v) = by.and_then(|i| r.values.get_mut(i)) {
+            *v = Value::Text(cut.by.clone());
+        }
+        if let Some(v) = at.and_then(|i| r.values.get_mut(i)) {
+            *v = Value::opt(cut.at_s);
+        }
+    }
+}
+
 fn labels(info: &StepInfo) -> impl Iterator<Item = Value> + '_ {
     info.labels.iter().map(|l| Value::Text(l.clone()))
 }
@@ -118,6 +159,7 @@ pub fn subinterval_records(info: &StepInfo, r: &SubintervalReport) -> Vec<Record
         v.extend(metrics(info, c, r.seconds));
         v.extend(cpu(&r.cpu));
         v.extend(lag(c));
+        v.extend(run_notes(info));
         v.extend(labels(info));
         Record { values: v }
     })
@@ -146,6 +188,7 @@ pub fn summary_records(info: &StepInfo, o: &StepOutcome) -> Vec<Record> {
         v.push(Value::opt(achieved));
         v.push(Value::Text(o.engine.into()));
         v.push(o.steady_from.map_or(Value::Empty, |f| Value::Int(f as u64)));
+        v.extend(run_notes(info));
         v.extend(labels(info));
         Record { values: v }
     })
@@ -174,6 +217,7 @@ mod tests {
             random_pct: 100.0,
             queue_depth: 4,
             labels: vec!["nfs".into()],
+            preconditioned: Some(false),
         }
     }
 
@@ -231,6 +275,23 @@ mod tests {
         assert_eq!(gets("engine"), Value::Text("null".into()));
         assert_types(&sum, "summary");
         assert_types(&rows, "subinterval");
+        // The run notes: a writing step not preconditioned says so; no interruption until marked.
+        assert_eq!(gets("preconditioned"), Value::Text("no".into()));
+        assert_eq!(get(0, "preconditioned"), Value::Text("no".into()));
+        assert_eq!(gets("interrupted_by"), Value::Empty);
+        let mut marked = rows.clone();
+        let cut = Interruption { by: "SIGTERM".into(), at_s: Some(2.25) };
+        mark_interrupted(&cols, &mut marked, &cut);
+        let at = |name: &str| cols.iter().position(|c| c == name).unwrap();
+        for r in &marked {
+            assert_eq!(r.values[at("interrupted_by")], Value::Text("SIGTERM".into()));
+            assert_eq!(r.values[at("interrupted_at_s")], Value::Float(2.25));
+            assert_eq!(r.values[at("protocol")], Value::Text("nfs".into()), "labels untouched");
+        }
+        assert_types(&marked, "subinterval");
+        let read_only = StepInfo { preconditioned: None, ..info() };
+        let quiet = summary_records(&read_only, &out);
+        assert_eq!(quiet[0].values[scols.iter().position(|c| c == "preconditioned").unwrap()], Value::Empty);
     }
 
     /// Every cell has the type `iogen/schema/columns.json` gives its column (labels are text).
@@ -240,8 +301,12 @@ mod tests {
         for r in records {
             for (k, v) in r.values.iter().enumerate() {
                 let (name, ty) = schema.get(k).map_or(("label", "text"), |c| (c.name.as_str(), c.kind.as_str()));
+                // Text columns that may have no value (`preconditioned`, `interrupted_by`) are empty
+                // then, like numbers: an empty CSV cell, `null` in JSON.
+                let may_be_empty = matches!(name, "preconditioned" | "interrupted_by");
                 let ok = match (ty, v) {
                     ("text", Value::Text(_)) | ("integer", Value::Int(_) | Value::Empty) => true,
+                    ("text", Value::Empty) => may_be_empty,
                     ("number", Value::Float(_) | Value::Empty) => true,
                     ("number_or_max", Value::Float(_)) => true,
                     ("number_or_max", Value::Text(t)) => t == "max",

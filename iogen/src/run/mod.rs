@@ -10,6 +10,7 @@
 mod checks;
 mod open;
 mod outputs;
+mod preconditioning;
 mod priority;
 mod raw;
 mod signals;
@@ -29,6 +30,7 @@ use crate::target::TargetError;
 
 use open::{Placement, StepContext};
 use outputs::Outputs;
+use preconditioning::Preconditioning;
 
 /// Exit code after SIGINT/SIGTERM.
 pub const EXIT_INTERRUPTED: i32 = 130;
@@ -47,7 +49,7 @@ pub fn exit_code(e: &anyhow::Error) -> i32 {
         if let Some(t) = cause.downcast_ref::<TargetError>() {
             return match t {
                 TargetError::Refused(_) | TargetError::BadSize(_) => 2,
-                TargetError::Interrupted(_) => EXIT_INTERRUPTED,
+                TargetError::Interrupted(_) | TargetError::PreconditionInterrupted(_) => EXIT_INTERRUPTED,
                 TargetError::Io(_) => 1,
             };
         }
@@ -95,7 +97,8 @@ pub fn run(cli: Cli, c: &dyn Cluster) -> anyhow::Result<i32> {
         Ok(x) => x,
         Err(code) => return Ok(code),
     };
-    let stop = signals::stop_on_signals()?;
+    let signals = signals::stop_on_signals()?;
+    let stop = &*signals.flag;
     signals::precise_timers();
     let created = if c.rank() == 0 { Outputs::create(&args, &label_keys).map(Some) } else { Ok(None) };
     let mut outputs = match agreed(c, created, "rank 0 could not create an output")? {
@@ -109,17 +112,18 @@ pub fn run(cli: Cli, c: &dyn Cluster) -> anyhow::Result<i32> {
         .map(|t| t.split('\0').map(str::to_string).collect())
         .collect();
     let hosts = all_gather_strings(c, &base.host)?;
-    if !signals::wait_until(base.start_at_ms, &stop) {
+    if !signals::wait_until(base.start_at_ms, stop) {
         eprintln!("iogen: interrupted before the start time");
         return Ok(EXIT_INTERRUPTED);
     }
     let mut interrupted = false;
+    let mut conditioning = Preconditioning::default();
     for (i, step) in steps.iter().enumerate() {
         let sharing: Vec<usize> = (0..c.size()).filter(|&r| all_targets[r].get(i) == my_targets.get(i)).collect();
         let place =
             Placement { position: sharing.iter().position(|&r| r == c.rank()).unwrap_or(0), count: sharing.len() };
         let ctx = StepContext { number: i + 1, count: steps.len(), cluster: c, place, hosts: &hosts };
-        let outcome = match step::run_one_step(&ctx, step, &stop, &mut outputs)? {
+        let outcome = match step::run_one_step(&ctx, step, &signals, &mut conditioning, &mut outputs)? {
             Ok(o) => o,
             Err(code) => return Ok(code),
         };

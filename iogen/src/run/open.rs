@@ -11,6 +11,7 @@ use crate::options::{IoMode, Options};
 use crate::target::{self, Target};
 
 use super::agreed;
+use super::preconditioning::Preconditioning;
 
 /// Where this rank works in a target several ranks share: its position among them and their number.
 #[derive(Debug, Clone, Copy)]
@@ -29,16 +30,30 @@ pub(super) struct StepContext<'a> {
     pub(super) hosts: &'a [String],
 }
 
-/// A step's target and engine, and the first and number of blocks this rank uses.
-pub(super) type Opened = (Target, Box<dyn Engine>, u64, u64);
+/// A step's target and engine, and the blocks this rank uses.
+pub(super) struct Opened {
+    pub(super) target: Target,
+    pub(super) engine: Box<dyn Engine>,
+    /// First block of this rank's region.
+    pub(super) first: u64,
+    /// Blocks in it.
+    pub(super) blocks: u64,
+    /// Whether `--precondition` wrote the target's IO range in this run.
+    pub(super) preconditioned: bool,
+}
 
-/// Prepare the target (lay it out if needed) and open the engine; the range of blocks this rank
-/// uses. `Err(code)`: the ranks agreed to stop with that exit code.
-pub(super) fn open_step(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> anyhow::Result<Result<Opened, i32>> {
+/// Prepare the target (lay it out if needed, precondition it if asked) and open the engine; the
+/// range of blocks this rank uses. `Err(code)`: the ranks agreed to stop with that exit code.
+pub(super) fn open_step(
+    ctx: &StepContext,
+    o: &Options,
+    conditioning: &mut Preconditioning,
+    stop: &AtomicBool,
+) -> anyhow::Result<Result<Opened, i32>> {
     let c = ctx.cluster;
     let mut opened = None;
     for leader_turn in [true, false] {
-        let mine = ((ctx.place.position == 0) == leader_turn).then(|| open_mine(ctx, o, stop));
+        let mine = ((ctx.place.position == 0) == leader_turn).then(|| open_mine(ctx, o, conditioning, stop));
         let ok = match mine {
             Some(r) => r.map(|x| opened = Some(x)),
             None => Ok(()),
@@ -50,8 +65,13 @@ pub(super) fn open_step(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> an
     Ok(Ok(opened.expect("every rank prepared its target in its turn")))
 }
 
-/// This rank's turn: prepare the target, find its blocks, open the engine.
-fn open_mine(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> anyhow::Result<Opened> {
+/// This rank's turn: prepare the target, find its blocks, precondition it, open the engine.
+fn open_mine(
+    ctx: &StepContext,
+    o: &Options,
+    conditioning: &mut Preconditioning,
+    stop: &AtomicBool,
+) -> anyhow::Result<Opened> {
     if !o.target.exists() {
         eprintln!(
             "iogen: laying out {} ({} bytes of non-zero data)",
@@ -70,6 +90,7 @@ fn open_mine(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> anyhow::Resul
             ctx.place.count
         );
     }
+    let preconditioned = conditioning.prepare(o, &target, ctx.place.position == 0, stop)?;
     let cfg = EngineConfig {
         file: target.file.clone(),
         queue_depth: o.queue_depth,
@@ -78,5 +99,5 @@ fn open_mine(ctx: &StepContext, o: &Options, stop: &AtomicBool) -> anyhow::Resul
     };
     let engine = open_engine(o.engine, &cfg)
         .with_context(|| format!("opening the {:?} engine on {}", o.engine, o.target.display()))?;
-    Ok((target, engine, first, blocks))
+    Ok(Opened { target, engine, first, blocks, preconditioned })
 }

@@ -5,8 +5,8 @@ use std::path::Path;
 use crate::cli::RunArgs;
 use crate::output::file::{create_output, PendingRename};
 use crate::output::{
-    subinterval_columns, subinterval_records, summary_columns, CsvExporter, JsonExporter, LineWriter, Record, StepInfo,
-    TableExporter,
+    mark_interrupted, subinterval_columns, subinterval_records, summary_columns, CsvExporter, Interruption,
+    JsonExporter, LineWriter, Record, StepInfo, TableExporter, Value,
 };
 use crate::scheduler::SubintervalReport;
 
@@ -29,6 +29,7 @@ impl OutputFile {
 pub(super) struct Outputs {
     csv: Option<OutputFile>,
     summary: Option<OutputFile>,
+    subinterval_columns: Vec<String>,
     summary_columns: Vec<String>,
     summary_rows: Vec<Record>,
 }
@@ -36,30 +37,44 @@ pub(super) struct Outputs {
 impl Outputs {
     pub(super) fn create(args: &RunArgs, label_keys: &[String]) -> anyhow::Result<Self> {
         let summary_columns = summary_columns(label_keys);
+        let subinterval_columns = subinterval_columns(label_keys);
         let csv = match &args.csv {
-            Some(p) => Some(OutputFile::create("--csv", p, args.force, &subinterval_columns(label_keys))?),
+            Some(p) => Some(OutputFile::create("--csv", p, args.force, &subinterval_columns)?),
             None => None,
         };
         let summary = match &args.summary {
             Some(p) => Some(OutputFile::create("--summary", p, args.force, &summary_columns)?),
             None => None,
         };
-        Ok(Outputs { csv, summary, summary_columns, summary_rows: Vec::new() })
+        Ok(Outputs { csv, summary, subinterval_columns, summary_columns, summary_rows: Vec::new() })
     }
 
-    pub(super) fn subinterval(&mut self, info: &StepInfo, report: &SubintervalReport) -> anyhow::Result<()> {
-        self.rows(&subinterval_records(info, report))
+    /// The rows of a subinterval that closed; `cut`: the signal that had arrived when it closed.
+    pub(super) fn subinterval(
+        &mut self,
+        info: &StepInfo,
+        report: &SubintervalReport,
+        cut: Option<&Interruption>,
+    ) -> anyhow::Result<()> {
+        self.rows(subinterval_records(info, report), cut)
     }
 
-    /// Subinterval rows (of every rank and `all`, from a cluster).
-    pub(super) fn rows(&mut self, records: &[Record]) -> anyhow::Result<()> {
+    /// Subinterval rows (of every rank and `all`, from a cluster); `cut` as for [`Self::subinterval`].
+    pub(super) fn rows(&mut self, mut records: Vec<Record>, cut: Option<&Interruption>) -> anyhow::Result<()> {
+        if let Some(cut) = cut {
+            mark_interrupted(&self.subinterval_columns, &mut records, cut);
+        }
         match self.csv.as_mut() {
-            Some(f) => f.writer.write(records),
+            Some(f) => f.writer.write(&records),
             None => Ok(()),
         }
     }
 
-    pub(super) fn step(&mut self, records: Vec<Record>) -> anyhow::Result<()> {
+    /// The summary rows of a step; `cut`: the signal that cut the run in this step.
+    pub(super) fn step(&mut self, mut records: Vec<Record>, cut: Option<&Interruption>) -> anyhow::Result<()> {
+        if let Some(cut) = cut {
+            mark_interrupted(&self.summary_columns, &mut records, cut);
+        }
         if let Some(f) = self.summary.as_mut() {
             f.writer.write(&records)?;
         }
@@ -84,6 +99,9 @@ impl Outputs {
             LineWriter::new(Box::new(std::io::stderr()), Box::new(TableExporter::default()), cols, "stderr")?;
         table.write(&self.summary_rows)?;
         table.finish()?;
+        for note in notes(cols, &self.summary_rows) {
+            eprintln!("{note}");
+        }
         if json {
             let mut out =
                 LineWriter::new(Box::new(std::io::stdout()), Box::new(JsonExporter::default()), cols, "stdout")?;
@@ -92,4 +110,39 @@ impl Outputs {
         }
         Ok(())
     }
+}
+
+/// What the table leaves out but a reader must know, one line per step (its `overall` row, or
+/// `all` in a cluster): a step that wrote to space this run did not precondition, and the step a
+/// signal cut.
+fn notes(columns: &[String], rows: &[Record]) -> Vec<String> {
+    let at = |name: &str| columns.iter().position(|c| c == name);
+    let text = |r: &Record, name: &str| match at(name).and_then(|i| r.values.get(i)) {
+        Some(Value::Text(t)) => t.clone(),
+        Some(v) => v.to_text(),
+        None => String::new(),
+    };
+    let mut seen = Vec::new();
+    let mut out = Vec::new();
+    for r in rows.iter().filter(|r| text(r, "category") == "overall") {
+        let step = text(r, "step");
+        if seen.contains(&step) {
+            continue;
+        }
+        seen.push(step.clone());
+        if text(r, "preconditioned") == "no" {
+            out.push(format!(
+                "iogen: step {step}: not preconditioned: it wrote to space this run did not precondition (--precondition)"
+            ));
+        }
+        let by = text(r, "interrupted_by");
+        if !by.is_empty() {
+            let at_s = text(r, "interrupted_at_s");
+            let when = if at_s.is_empty() { String::new() } else { format!(" {at_s} s after the step started") };
+            out.push(format!(
+                "iogen: step {step}: interrupted by {by}{when}; the summary covers what was measured before"
+            ));
+        }
+    }
+    out
 }

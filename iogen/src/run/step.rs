@@ -1,21 +1,23 @@
 //! One step: open its target and engine, start together with the other ranks (if any), run the
 //! scheduler under the chosen scheduling policy, and write the rows.
 
-use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 use crate::cluster::aggregate::StepAggregate;
 use crate::cluster::{start_together, ClusterSink, Root};
 use crate::engine::Engine;
 use crate::options::Options;
-use crate::output::{summary_records, Record, StepInfo};
+use crate::output::{summary_records, Interruption, Record, StepInfo};
 use crate::realtime;
 use crate::scheduler::{run_step_with, LocalSink, StepOutcome, StepStart, SubintervalReport};
 use crate::workload::Workload;
 
-use super::open::{open_step, StepContext};
+use super::open::{open_step, Opened, StepContext};
 use super::outputs::Outputs;
+use super::preconditioning::{warn_not_preconditioned, Preconditioning};
 use super::priority::{enter_for_start, enter_realtime};
 use super::raw;
+use super::signals::StopSignals;
 use super::steps::Step;
 use super::warnings::warn_about;
 
@@ -24,15 +26,17 @@ use super::warnings::warn_about;
 pub(super) fn run_one_step(
     ctx: &StepContext,
     step: &Step,
-    stop: &AtomicBool,
+    signals: &StopSignals,
+    conditioning: &mut Preconditioning,
     outputs: &mut Option<Outputs>,
 ) -> anyhow::Result<Result<StepOutcome, i32>> {
     let (number, count, c) = (ctx.number, ctx.count, ctx.cluster);
     let o = &step.opts;
-    let (target, mut engine, first, blocks) = match open_step(ctx, o, stop)? {
-        Ok(x) => x,
-        Err(code) => return Ok(Err(code)),
-    };
+    let Opened { target, mut engine, first, blocks, preconditioned } =
+        match open_step(ctx, o, conditioning, &signals.flag)? {
+            Ok(x) => x,
+            Err(code) => return Ok(Err(code)),
+        };
     let who = if c.size() > 1 { format!(" (rank {} of {})", c.rank(), c.size()) } else { String::new() };
     eprintln!(
         "iogen: step {number} of {count} ({}) on {} ({:?}, {blocks} blocks of {} bytes), engine {}{who}",
@@ -45,22 +49,32 @@ pub(super) fn run_one_step(
     let base = target.data_start + first * o.block_size;
     let workload = Workload::new(o.read_pct, o.random_pct, base, o.block_size, blocks, o.seed);
     let total = Options { iops: step.total_iops, ..o.clone() };
-    let info = StepInfo::new(&total, number, &step.name, &step.labels);
+    let mut info = StepInfo::new(&total, number, &step.name, &step.labels);
+    if preconditioned {
+        info.preconditioned = Some(true);
+    } else if o.workload_writes() && c.rank() == 0 {
+        warn_not_preconditioned(number, o, target.kind);
+    }
     let keep_raw = raw::wanted();
     // Only this thread, and only while the step runs: engine workers exist already (normal policy).
     let normal = enter_realtime(number, o, engine.name())?;
-    let run = Measured { ctx, opts: o, total: &total, info: &info, keep_raw };
-    let outcome = run.run(engine.as_mut(), workload, stop, outputs, normal.is_some());
+    let run = Measured { ctx, opts: o, total: &total, info: &info, keep_raw, signals };
+    let outcome = run.run(engine.as_mut(), workload, outputs, normal.is_some());
     if let Some(before) = normal {
         realtime::leave(before);
     }
-    let (outcome, cluster_summary) = outcome?;
+    let (outcome, cluster_summary, step_start) = outcome?;
     drop(engine);
     if keep_raw {
         raw::write_raw_latencies(c.rank(), &outcome)?;
     }
     if let Some(out) = outputs.as_mut() {
-        out.step(cluster_summary.unwrap_or_else(|| summary_records(&info, &outcome)))?;
+        // The signal that cut the run in this step; on rank 0 of a cluster, one only another rank
+        // caught is known by name to that rank alone.
+        let cut = signals
+            .interruption(step_start)
+            .or_else(|| outcome.interrupted.then(|| Interruption { by: "signal".into(), at_s: None }));
+        out.step(cluster_summary.unwrap_or_else(|| summary_records(&info, &outcome)), cut.as_ref())?;
     }
     warn_about(number, o, &outcome, normal.is_some());
     Ok(Ok(outcome))
@@ -75,21 +89,22 @@ struct Measured<'a> {
     total: &'a Options,
     info: &'a StepInfo,
     keep_raw: bool,
+    signals: &'a StopSignals,
 }
 
 impl Measured<'_> {
     /// Start together with the other ranks, then run the scheduler: alone, rows go straight to
     /// the outputs; in a cluster, through the exchange, and rank 0 also returns the summary rows
-    /// of every rank and `all`.
+    /// of every rank and `all`. Returns the outcome, those rows, and the step's time zero.
     fn run(
         &self,
         engine: &mut dyn Engine,
         workload: Workload,
-        stop: &AtomicBool,
         outputs: &mut Option<Outputs>,
         step_is_realtime: bool,
-    ) -> anyhow::Result<(StepOutcome, Option<Vec<Record>>)> {
+    ) -> anyhow::Result<(StepOutcome, Option<Vec<Record>>, Instant)> {
         let (c, number, o) = (self.ctx.cluster, self.ctx.number, self.opts);
+        let (signals, stop) = (self.signals, &*self.signals.flag);
         let fifo_start = enter_for_start(c.size(), step_is_realtime, o);
         let started = start_together(c);
         if let Some(before) = fifo_start {
@@ -108,10 +123,14 @@ impl Measured<'_> {
         let start = StepStart { at: s.at, keep_raw: self.keep_raw };
         if c.size() == 1 {
             let out = outputs.as_mut().expect("a single process writes the outputs");
-            let mut on_row = |r: &SubintervalReport| out.subinterval(self.info, r);
-            return run_step_with(engine, workload, o, stop, start, &mut LocalSink(&mut on_row)).map(|x| (x, None));
+            let mut on_row = |r: &SubintervalReport| out.subinterval(self.info, r, signals.interruption(s.at).as_ref());
+            let outcome = run_step_with(engine, workload, o, stop, start, &mut LocalSink(&mut on_row))?;
+            return Ok((outcome, None, s.at));
         }
-        let mut write = |rows: &[Record]| outputs.as_mut().map_or(Ok(()), |out| out.rows(rows));
+        let mut write = |rows: &[Record]| {
+            let cut = signals.interruption(s.at);
+            outputs.as_mut().map_or(Ok(()), |out| out.rows(rows.to_vec(), cut.as_ref()))
+        };
         let root = (c.rank() == 0).then(|| Root {
             aggregate: StepAggregate::new(self.total, self.ctx.hosts.to_vec()),
             info: self.info.clone(),
@@ -130,7 +149,7 @@ impl Measured<'_> {
             );
         }
         let summary = sink.into_root().map(|r| r.aggregate.summary(self.info, engine.name()));
-        Ok((outcome, summary))
+        Ok((outcome, summary, s.at))
     }
 }
 

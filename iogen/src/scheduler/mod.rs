@@ -172,8 +172,10 @@ mod tests {
     use std::time::Duration;
 
     use super::*;
-    use crate::engine::{Completion, NullEngine, Submission};
+    use crate::cpu::CpuSample;
+    use crate::engine::{Completion, NullEngine, OpKind, Submission};
     use crate::options::{Arrivals, Iops, SeenEnoughMethod};
+    use crate::stats::{IoTimes, Launch};
 
     fn opts(iops: Iops, warmup_ms: u64, dur_ms: u64, sub_ms: u64) -> Options {
         Options {
@@ -353,79 +355,58 @@ mod tests {
         assert!(out.interrupted);
     }
 
-    /// A null engine with an injected warm-up: for the first `warm` after it is created, 3 IOs in
-    /// 10 complete with 0 bytes (counted as errors, not IOs), so the measured IOPS start 30 % low
-    /// and then settle.
-    struct WarmingEngine {
-        start: Instant,
-        warm: Duration,
-        submitted: u64,
-        done: Vec<Completion>,
-    }
-
-    impl Engine for WarmingEngine {
-        fn name(&self) -> &'static str {
-            "null"
+    /// One measured subinterval of 1 s: `ok` IOs of 100 µs and `failed` ones.
+    fn subinterval(ok: u64, failed: u64) -> IntervalStats {
+        let mut s = IntervalStats::default();
+        let times = IoTimes { service_ns: 100_000, response_ns: 100_000, launch: Launch::OnTime { lag_ns: 0 } };
+        for _ in 0..ok {
+            s.record(OpKind::Read, 4096, times);
         }
-        fn submit(&mut self, sub: crate::engine::Submission) -> anyhow::Result<()> {
-            self.submitted += 1;
-            let failing = self.start.elapsed() < self.warm && self.submitted % 10 < 3;
-            let bytes = if failing { 0 } else { sub.len };
-            self.done.push(Completion { slot: sub.slot, result: Ok(bytes), at: Instant::now() });
-            Ok(())
+        for _ in 0..failed {
+            s.record_error(OpKind::Read);
         }
-        fn reap(&mut self, _min: usize, _deadline: Option<Instant>, out: &mut Vec<Completion>) -> anyhow::Result<()> {
-            out.append(&mut self.done);
-            Ok(())
-        }
+        s
     }
 
     #[test]
     fn the_summary_covers_only_the_steady_state_window() {
-        // 50 ms subintervals at 2000 IO/s; the first 2 s (40 subintervals) lose 30 % of their IOs.
-        let mut o = opts(Iops::Rate(2000.0), 0, 0, 50);
+        // The measurement as StepRun drives it (keep, add, then merge and batch), on a series with a
+        // known warm-up: 1 s subintervals (the rule's 90-s floor is then 90 of them), the first 40
+        // losing 30 % of their 1000 IOs as errors, then 1000 ± 1 % (a fixed pattern, not timing).
+        let mut o = opts(Iops::Rate(1000.0), 0, 0, 1000);
         o.seen_enough = Some(crate::options::SeenEnoughSpec { accuracy: 0.1, ..crate::options::DEFAULT_SEEN_ENOUGH });
-        o.max_duration = Some(Duration::from_secs(30));
-        let mut e =
-            WarmingEngine { start: Instant::now(), warm: Duration::from_secs(2), submitted: 0, done: Vec::new() };
-        let w = Workload::new(o.read_pct, o.random_pct, 0, o.block_size, 100, 1);
-        let stop = AtomicBool::new(false);
-        let mut rows: Vec<(Phase, usize, u64, u64)> = Vec::new();
-        let out = run_step(&mut e, w, &o, &stop, &mut |r| {
-            rows.push((r.phase, r.index, r.stats.overall.ios, r.stats.overall.errors));
-            Ok(())
-        })
-        .unwrap();
-        let measured: Vec<_> = rows.iter().filter(|r| r.0 == Phase::Measure).collect();
-        let r = match out.seen_enough {
+        let cpu = CpuSample::now();
+        let mut m = Measurement::starting(Some(cpu.clone()));
+        let mut counts = Vec::new();
+        for i in 0..200u64 {
+            let (ok, failed) = if i < 40 { (700, 300) } else { (990 + (i * 37) % 21, 0) };
+            let s = subinterval(ok, failed);
+            m.keep(&o, 1.0, &cpu);
+            let stop = m.add(&o, &s, 1.0);
+            m.stats.merge(&s);
+            m.batch_add(&o, &s);
+            counts.push((ok, failed));
+            if stop {
+                break;
+            }
+        }
+        let r = match m.seen_enough_status(&o) {
             SeenEnoughStatus::On { result: Some(r) } => r,
-            other => panic!("{other:?} after {} rows: {:?}", rows.len(), &rows[..rows.len().min(5)]),
+            other => panic!("{other:?} after {} subintervals", counts.len()),
         };
-        // On a loaded machine the IOPS of a debug build are noisy and the rule may not reach ±10 %
-        // before the cap; where steady state begins, and what the summary covers, hold either way.
-        let from = out.steady_from.unwrap_or_else(|| panic!("no steady_from: {r:?}"));
-        // The warm-up ends after 40 subintervals (by the engine's clock); MSER-5 cuts at a multiple
-        // of 5 near or after it (later when a loaded machine makes the IOPS noisy).
-        assert!(from >= 36 && (from - 1).is_multiple_of(5), "steady state from {from}");
-        assert_eq!(from, r.from);
-        // The summary holds exactly the subintervals from `from` on: their IOs, none of the
-        // failures (all in the warm-up), and fewer seconds than were measured.
-        let window_ios: u64 = measured[from - 1..].iter().map(|r| r.2).sum();
-        let window_errors: u64 = measured[from - 1..].iter().map(|r| r.3).sum();
-        let all_errors: u64 = measured.iter().map(|r| r.3).sum();
-        assert_eq!(out.measure.overall.ios, window_ios);
-        assert_eq!(out.measure.overall.errors, window_errors);
-        assert!(all_errors > 100, "{all_errors} failed IOs in the warm-up");
-        assert!(window_errors <= all_errors / 20, "{window_errors} of {all_errors} failures in the window");
-        assert!(
-            out.measured_seconds > out.measure_seconds + 0.3,
-            "{} vs {}",
-            out.measured_seconds,
-            out.measure_seconds
-        );
-        let iops = out.measure.overall.ios as f64 / out.measure_seconds;
-        let whole = measured.iter().map(|r| r.2).sum::<u64>() as f64 / out.measured_seconds;
-        assert!(whole < iops, "the whole measurement ({whole} IO/s) includes the warm-up, the window ({iops}) not");
+        assert!(r.seen_enough, "{r:?} after {} subintervals", counts.len());
+        let first = m.steady_start(&o).expect("the rule looks for steady state");
+        // MSER-5 cuts at a batch of 5 at or just after the warm-up's end (subinterval 41, from 1).
+        assert!((40..=45).contains(&first) && first.is_multiple_of(5), "steady state from {}", first + 1);
+        assert_eq!(first + 1, r.from);
+        // The window holds exactly the subintervals from there on: their IOs, none of the failures.
+        let window = m.window(first).expect("a batch boundary");
+        let window_ios: u64 = counts[first..].iter().map(|c| c.0).sum();
+        assert_eq!(window.overall.ios, window_ios);
+        assert_eq!(window.overall.errors, 0);
+        assert_eq!(m.stats.overall.errors, 40 * 300, "the whole measurement keeps the warm-up's failures");
+        let each: f64 = m.each[first..].iter().map(|e| e.0).sum();
+        assert_eq!(each, (counts.len() - first) as f64, "the window's seconds");
     }
 
     #[test]
