@@ -13,6 +13,8 @@
  * pure (tables as read → choices); {@link readCpuCostChoices} and {@link readCellValues} are the
  * Office.js side.
  */
+// The one renderer-side import of src/lab: a case refers to tables only the lab writes (the Model
+// sheet's CpuFit, the What-if sheet's inputs), so their layout comes from the lab's own constants.
 import { cpuFitTableLayout } from "../lab/model";
 import { INPUT_COLUMNS, WHATIF_INPUTS_TABLE } from "../lab/whatif-tables";
 import { SheetBuilder } from "../workbook/sheet-builder";
