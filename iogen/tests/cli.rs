@@ -607,6 +607,47 @@ fn precondition_writes_the_whole_range_n_times_before_the_step() {
 }
 
 #[test]
+fn a_signal_while_preconditioning_is_recorded_in_the_summary() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, s, sum) = (dir.path().join("t.dat"), dir.path().join("s.csv"), dir.path().join("sum.csv"));
+    iogen()
+        .args(["run", "--engine", "null", "--size", "16MiB", "--warmup", "0s", "--duration", "100ms"])
+        .args(["--subinterval", "100ms"])
+        .arg("--target")
+        .arg(&t)
+        .assert()
+        .success();
+    // 100 passes over 16 MiB take seconds; the outputs exist once the handlers are installed.
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("iogen"))
+        .args(["run", "--engine", "null", "--read-pct", "50", "--precondition=100", "--duration", "1s"])
+        .args(path_args(&[("--target", t.as_path()), ("--csv", s.as_path()), ("--summary", sum.as_path())]))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t0 = Instant::now();
+    while !sum.exists() {
+        assert!(t0.elapsed() < Duration::from_secs(30), "no summary file after 30 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(100));
+    // SAFETY: sending SIGTERM to the child we just started.
+    assert_eq!(unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) }, 0);
+    assert_eq!(child.wait().unwrap().code(), Some(130));
+    let (_, rows) = read_csv(&s);
+    assert!(rows.is_empty(), "the step never started: no subinterval rows");
+    let (_, srows) = read_csv(&sum);
+    assert_eq!(srows.len(), 3);
+    for r in &srows {
+        assert_eq!((r["interrupted_by"].as_str(), r["interrupted_at_s"].as_str()), ("SIGTERM", "0"));
+        assert_eq!((r["measure_seconds"].as_str(), r["iops"].as_str()), ("0", ""));
+        assert_eq!(r["preconditioned"], "no");
+    }
+    // The target keeps iogen's header: the next run may use it.
+    assert!(std::fs::read(&t).unwrap().starts_with(b"IOGEN-TARGET v2\n"));
+}
+
+#[test]
 fn precondition_is_refused_where_a_write_would_be() {
     let dir = tempfile::tempdir().unwrap();
     let foreign = dir.path().join("data.bin");

@@ -123,7 +123,25 @@ pub fn run(cli: Cli, c: &dyn Cluster) -> anyhow::Result<i32> {
         let place =
             Placement { position: sharing.iter().position(|&r| r == c.rank()).unwrap_or(0), count: sharing.len() };
         let ctx = StepContext { number: i + 1, count: steps.len(), cluster: c, place, hosts: &hosts };
-        let outcome = match step::run_one_step(&ctx, step, &signals, &mut conditioning, &mut outputs)? {
+        let ran = step::run_one_step(&ctx, step, &signals, &mut conditioning, &mut outputs);
+        let cut_before_start = match &ran {
+            Ok(Ok(_)) => false,
+            Ok(Err(code)) => *code == EXIT_INTERRUPTED,
+            Err(e) => exit_code(e) == EXIT_INTERRUPTED,
+        };
+        if cut_before_start && signals.caught().is_some() {
+            // Cut while the step's target was laid out or preconditioned: its summary says so.
+            if let Err(e) = &ran {
+                eprintln!("iogen: {e:#}");
+            }
+            if let Some(mut out) = outputs.take() {
+                step::cut_before_start(&ctx, step, &signals, &mut out)?;
+                out.finish(args.json)?;
+                eprintln!("iogen: interrupted before step {} started; its summary rows say so", i + 1);
+            }
+            return Ok(EXIT_INTERRUPTED);
+        }
+        let outcome = match ran? {
             Ok(o) => o,
             Err(code) => return Ok(code),
         };

@@ -138,9 +138,10 @@ fn notes(columns: &[String], rows: &[Record]) -> Vec<String> {
         let by = text(r, "interrupted_by");
         if !by.is_empty() {
             let at_s = text(r, "interrupted_at_s");
-            let when = if at_s.is_empty() { String::new() } else { format!(" {at_s} s after the step started") };
+            let when =
+                if at_s.is_empty() { String::new() } else { format!(" at {at_s} s of the step (0: before it began)") };
             out.push(format!(
-                "iogen: step {step}: interrupted by {by}{when}; the summary covers what was measured before"
+                "iogen: step {step}: interrupted by {by}{when}; its summary covers only what was measured before"
             ));
         }
     }

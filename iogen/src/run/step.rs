@@ -5,11 +5,13 @@ use std::time::Instant;
 
 use crate::cluster::aggregate::StepAggregate;
 use crate::cluster::{start_together, ClusterSink, Root};
+use crate::cpu::CpuSample;
 use crate::engine::Engine;
 use crate::options::Options;
 use crate::output::{summary_records, Interruption, Record, StepInfo};
 use crate::realtime;
-use crate::scheduler::{run_step_with, LocalSink, StepOutcome, StepStart, SubintervalReport};
+use crate::scheduler::{run_step_with, LocalSink, SeenEnoughStatus, StepOutcome, StepStart, SubintervalReport};
+use crate::stats::IntervalStats;
 use crate::workload::Workload;
 
 use super::open::{open_step, Opened, StepContext};
@@ -78,6 +80,42 @@ pub(super) fn run_one_step(
     }
     warn_about(number, o, &outcome, normal.is_some());
     Ok(Ok(outcome))
+}
+
+/// The summary rows of a step that a signal cut before it started (while its target was laid out
+/// or preconditioned): nothing measured (`measure_seconds` 0, no rates or latencies, no engine),
+/// `interrupted_by` the signal, `interrupted_at_s` 0.
+pub(super) fn cut_before_start(
+    ctx: &StepContext,
+    step: &Step,
+    signals: &StopSignals,
+    outputs: &mut Outputs,
+) -> anyhow::Result<()> {
+    let o = &step.opts;
+    let total = Options { iops: step.total_iops, ..o.clone() };
+    let mut info = StepInfo::new(&total, ctx.number, &step.name, &step.labels);
+    if o.writes() {
+        // Its preconditioning, if asked for, did not finish.
+        info.preconditioned = Some(false);
+    }
+    let now = CpuSample::now();
+    let outcome = StepOutcome {
+        measure: IntervalStats::default(),
+        measure_seconds: 0.0,
+        measured_seconds: 0.0,
+        steady_from: None,
+        cpu: now.usage_until(&now),
+        seen_enough: match o.seen_enough {
+            Some(_) => SeenEnoughStatus::On { result: None },
+            None => SeenEnoughStatus::Off { achieved: None },
+        },
+        interrupted: true,
+        disk_full: false,
+        behind_s: 0.0,
+        engine: "",
+        raw: Vec::new(),
+    };
+    outputs.step(summary_records(&info, &outcome), signals.interruption(Instant::now()).as_ref())
 }
 
 /// What the measured part of a step needs besides its engine and workload.
