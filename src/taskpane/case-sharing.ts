@@ -13,6 +13,11 @@ import { byId, el } from "./dom";
  * Of sheets named as Excel names a repeat ("Summary", "Summary (2)", "Summary (3)"), the last
  * written of each: the default ticks follow the latest import, not the first.
  */
+/** "Summary (2)" → "Summary"; a name without a repeat number is its own base. */
+function baseName(name: string): string {
+  return name.replace(/ \(\d+\)$/, "");
+}
+
 export function latestOfEach(names: string[]): Set<string> {
   const best = new Map<string, { name: string; n: number }>();
   for (const name of names) {
@@ -102,11 +107,11 @@ export function initSharingSection(): void {
     if (before.size === 0) list.replaceChildren(el("p", "Reading the workbook's sheets…", "muted"));
     try {
       const sheets = await listShareableSheets();
-      const latest = latestOfEach(sheets.filter((x) => x.byDefault).map((x) => x.name));
+      // The default sheets' repeats ("Summary (2)") count as defaults too; of each, the latest is ticked.
+      const bases = new Set(sheets.filter((x) => x.byDefault).map((x) => baseName(x.name)));
+      const latest = latestOfEach(sheets.map((x) => x.name).filter((n) => bases.has(baseName(n))));
       list.replaceChildren(
-        ...sheets.map((sheet, i) =>
-          checkbox(sheet, i, before.get(sheet.name) ?? (sheet.byDefault && latest.has(sheet.name))),
-        ),
+        ...sheets.map((sheet, i) => checkbox(sheet, i, before.get(sheet.name) ?? latest.has(sheet.name))),
       );
       if (sheets.length === 0)
         list.replaceChildren(el("p", "No sheet has data yet: import lab results or build a case first.", "muted"));

@@ -43,6 +43,7 @@ export async function sampleFiles(): Promise<File[]> {
 export function setupFirstRun(section: ImportSection): void {
   const card = byId("first-run");
   card.hidden = seen();
+  section.refresh();
   const load = async (): Promise<void> => {
     markSeen();
     const status = byId("import-status");
@@ -68,6 +69,7 @@ export function setupFirstRun(section: ImportSection): void {
   byId("sample-skip").addEventListener("click", () => {
     markSeen();
     card.hidden = true;
+    section.refresh();
     byId("choose-files").focus();
   });
 }

@@ -150,6 +150,11 @@ export class ImportSection {
     return n;
   }
 
+  /** Redraws the section's actions (e.g. after the first-run card is dismissed: Choose files becomes primary). */
+  refresh(): void {
+    this.update();
+  }
+
   /** Tells the section whether Import can write (null) or why not. */
   setHost(problem: string | null): void {
     this.hostProblem = problem;
@@ -341,12 +346,16 @@ export class ImportSection {
     this.input.disabled = this.busy === "analysing" || this.busy === "writing";
     const choose = byId<HTMLButtonElement>("choose-files");
     choose.disabled = this.input.disabled;
-    // One primary action at a time: Go to Summary after an import, else Import when ready, else Choose files.
+    // One primary action at a time: Go to Summary after an import, else Import when ready, else Choose
+    // files — unless the first-run card shows, whose "Import the sample" is the primary one then.
+    const card = document.getElementById("first-run");
     const primary = !this.next.hidden
       ? "goto-summary"
       : ready && !this.importButton.disabled
         ? "import"
-        : "choose-files";
+        : card && !card.hidden
+          ? ""
+          : "choose-files";
     for (const id of ["choose-files", "import", "goto-summary"])
       if (id === primary) byId(id).setAttribute("appearance", "primary");
       else byId(id).removeAttribute("appearance");
