@@ -375,5 +375,53 @@ fn sigint_to_mpirun_ends_every_rank_with_whole_lines() {
     let rows = read_csv(&s);
     assert!(!rows.is_empty() && rows.len().is_multiple_of((RANKS + 1) * 3), "{} rows", rows.len());
     assert!(by_subinterval(&rows).values().all(|h| h.len() == RANKS + 1));
-    assert_eq!(read_csv(&sum).len(), (RANKS + 1) * 3);
+    let srows = read_csv(&sum);
+    assert_eq!(srows.len(), (RANKS + 1) * 3);
+    // The summary says the run was cut, by the signal rank 0 received: Open MPI's mpirun ends the
+    // ranks with SIGTERM when it gets SIGINT (`signal`: another rank caught one first and rank 0 none).
+    let by = &srows[0]["interrupted_by"];
+    assert!(by == "SIGTERM" || by == "SIGINT" || by == "signal", "{by:?}");
+    assert!(srows.iter().all(|r| &r["interrupted_by"] == by), "every summary row of the cut step");
+}
+
+#[test]
+fn ranks_sharing_a_file_precondition_it_once_and_every_row_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let (t, s, sum) = (dir.path().join("shared.dat"), dir.path().join("s.csv"), dir.path().join("sum.csv"));
+    let size = (3 << 20) + 4096;
+    let args = [
+        "run",
+        "--engine",
+        "null",
+        "--size",
+        &size.to_string(),
+        "--read-pct",
+        "50",
+        "--precondition=2",
+        "--warmup",
+        "0s",
+        "--duration",
+        "1s",
+        "--subinterval",
+        "500ms",
+        "--target",
+        t.to_str().unwrap(),
+        "--csv",
+        s.to_str().unwrap(),
+        "--summary",
+        sum.to_str().unwrap(),
+    ];
+    let out = run(RANKS, &args, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    // The first of the ranks sharing the file preconditioned all of it, once; the others found it done.
+    assert_eq!(stderr.matches("iogen: preconditioned ").count(), 1, "{stderr}");
+    let bytes = std::fs::read(&t).unwrap();
+    assert!(bytes.starts_with(b"IOGEN-TARGET v2\n"));
+    for (i, page) in bytes[4096..].chunks(4096).enumerate() {
+        assert!(page.starts_with(b"iogen-precondition pass=2\n"), "page {i}");
+    }
+    let (rows, srows) = (read_csv(&s), read_csv(&sum));
+    assert_eq!(srows.len(), 3 * (RANKS + 1), "each rank's rows and all");
+    assert!(rows.iter().chain(&srows).all(|r| r["preconditioned"] == "yes" && r["interrupted_by"].is_empty()));
 }
