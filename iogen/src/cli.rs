@@ -188,11 +188,12 @@ pub struct RunArgs {
           value_parser = parse_rt_priority)]
     pub rt_priority: RtPriority,
     /// Before the first step on each target, write its whole IO range sequentially N times
-    /// (default 2; --precondition=N to choose), as SNIA's Performance Test Specification asks
-    /// before measuring writes, so a step measures the device's steady state rather than a fresh
-    /// file's or device's. Progress and the time left go to stderr. It writes, so the target must
-    /// be one iogen may write (its own file, or --allow-overwrite). Without it, a step that
-    /// writes says preconditioned = no in its rows and summary.
+    /// (default 2; --precondition=N to choose) in 128 KiB writes, as SNIA's Performance Test
+    /// Specification does before measuring writes, so a step measures space that has been
+    /// written, as a device in use has been, rather than fresh space. Also with --engine null (it
+    /// prepares the target, as the layout does). Progress and the time left go to stderr. It
+    /// writes, so the target must be one iogen may write (its own file, or --allow-overwrite).
+    /// Without it, a step that writes says preconditioned = no in its rows and summary.
     #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true, default_missing_value = "2",
           value_parser = clap::value_parser!(u32).range(1..=100))]
     pub precondition: Option<u32>,
