@@ -19,7 +19,8 @@
  */
 import { shown } from "../text/quote";
 import type { IogenCsvKind } from "./iogen-columns";
-import type { IogenNumericColumn } from "./iogen-row";
+import type { IogenNumericColumn, IogenRow } from "./iogen-row";
+import { checkRunColumns } from "./iogen-run-checks";
 import type { IogenTable } from "./iogen-table";
 import type { ImportProblem } from "./types";
 
@@ -51,6 +52,7 @@ export interface IogenCheckResult {
  * @param kind - subinterval or summary file
  * @param file - the name for the problems
  * @param cutAtEnd - the file's last line was cut (a run killed mid-write): its last group may lack rows
+ * @param cutRows - rows not stored (no iops) that record an interruption (`iogen-run-checks.ts`)
  * @returns the warnings and errors, each naming lines
  */
 export function checkIogenTable(
@@ -58,11 +60,13 @@ export function checkIogenTable(
   kind: IogenCsvKind,
   file: string,
   cutAtEnd: boolean,
+  cutRows: readonly IogenRow[] = [],
 ): IogenCheckResult {
   const out: IogenCheckResult = { warnings: [], errors: [] };
   checkWords(table, kind, file, out);
   checkDuplicates(table, kind, file, out);
   checkHosts(table, kind, file, cutAtEnd, out);
+  checkRunColumns(table, kind, file, cutRows, out);
   return out;
 }
 

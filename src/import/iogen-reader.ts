@@ -5,7 +5,7 @@
  */
 import { shown } from "../text/quote";
 import * as bytes from "./csv-bytes";
-import type { IogenNumericColumn, IogenTextColumn } from "./iogen-row";
+import type { IogenNumericColumn, IogenRow, IogenTextColumn } from "./iogen-row";
 import { IogenTable, TextColumn } from "./iogen-table";
 import { IOGEN_SCHEMA_COLUMNS } from "./iogen-schema";
 import { ImportProblem } from "./types";
@@ -41,6 +41,7 @@ const enum FieldKind {
   Text = 2,
 }
 
+const SKIPPED_NO_IOPS = "row without iops skipped (a step interrupted during warm-up?)";
 /** quotedField's answers besides a position: the record goes on in later bytes; a fatal error. */
 const NEED_MORE = -1;
 const FATAL = -2;
@@ -127,6 +128,8 @@ export class IogenCsvReader {
   private bytesIn = 0;
   /** The last line had no line break (a run killed mid-write): dropped, with a warning. */
   private cutAtEnd = false;
+  /** Rows not stored (no iops) that record an interruption. */
+  private readonly cutRows: IogenRow[] = [];
 
   /** Takes the next bytes of the file; false when reading should stop (a fatal error was found). */
   push(chunk: Uint8Array): boolean {
@@ -214,7 +217,7 @@ export class IogenCsvReader {
     this.closeColumns();
     this.table.trim();
     if (this.headerDone && this.errors.length === 0) {
-      const checked = checkIogenTable(this.table, this.kind, this.file, this.cutAtEnd);
+      const checked = checkIogenTable(this.table, this.kind, this.file, this.cutAtEnd, this.cutRows);
       this.warnings.push(...checked.warnings);
       this.errors.push(...checked.errors);
     }
@@ -663,15 +666,10 @@ export class IogenCsvReader {
     const i = this.rows;
     const iops = this.iopsAt < 0 ? NaN : this.numberData[this.iopsAt][i];
     if (iops !== iops) {
-      // iogen leaves iops empty for a step interrupted during its warm-up (no measurement).
-      this.emptyIops++;
-      if (this.emptyIops === 1) {
-        this.warnings.push({
-          file: this.file,
-          line,
-          message: "row without iops skipped (a step interrupted during warm-up?)",
-        });
-      }
+      // iogen leaves iops empty for a step interrupted during its warm-up (no measurement): the
+      // row is not stored, but what it says of the interruption is kept for the warning.
+      if (this.emptyIops++ === 0) this.warnings.push({ file: this.file, line, message: SKIPPED_NO_IOPS });
+      if (this.table.text.interrupted_by.get(i) !== "") this.cutRows.push({ ...this.table.row(i), line });
       return;
     }
     this.lineData[i] = line;

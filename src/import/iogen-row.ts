@@ -28,6 +28,13 @@ export interface IogenRow {
   seen_enough: string;
   /** Summary files: the engine that ran (`sync`, `io_uring`, `null`); empty in subinterval files and older summaries. */
   engine: string;
+  /**
+   * Schema 4: `yes` (iogen --precondition wrote the step's range), `no` (the step writes to space
+   * this run did not precondition), or empty (read-only, or a file from before schema 4).
+   */
+  preconditioned: string;
+  /** Schema 4: `SIGINT`, `SIGTERM` or `signal` on the rows of a run a signal cut; empty otherwise. */
+  interrupted_by: string;
   values: Record<IogenNumericColumn, number | null>;
   /** Every column iogen does not define, by header name, as text. */
   labels: Record<string, string>;

@@ -2,7 +2,7 @@
 // run `npx tsx scripts/generate-iogen-schema.ts` (tests/import/iogen-schema.test.ts checks it).
 
 /** Version of the schema file's layout (not of iogen). */
-export const IOGEN_SCHEMA_VERSION = 3;
+export const IOGEN_SCHEMA_VERSION = 4;
 
 /** iogen's CSV columns in file order, as in `iogen/schema/columns.json` (see its `$comment`). */
 // prettier-ignore
@@ -48,6 +48,9 @@ export const IOGEN_SCHEMA_COLUMNS = [
   {"name":"measure_seconds","type":"number","unit":"s","description":"Measured seconds (sum of all measured subintervals, warm-up found by --seen-enough included)","files":["summary"],"required_in":[],"since":1},
   {"name":"seen_enough","type":"text","unit":"","description":"yes, no or off: outcome of the --seen-enough rule","files":["summary"],"required_in":[],"since":1},
   {"name":"achieved_pm","type":"number","unit":"fraction","description":"Relative half-width h of the focus metric's mean (0.05 = +-5 %)","files":["summary"],"required_in":[],"since":1},
-  {"name":"engine","type":"text","unit":"","description":"Engine that ran the step: sync, io_uring or null (--engine auto shows which one it chose)","files":["summary"],"required_in":[],"since":2},
+  {"name":"engine","type":"text","unit":"","description":"Engine that ran the step: sync, io_uring or null (--engine auto shows which one it chose); empty when a signal cut the step before it started","files":["summary"],"required_in":[],"since":2},
   {"name":"steady_from","type":"integer","unit":"","description":"Measured subinterval (from 1) where --seen-enough judged steady state to begin; the summary row covers it to the end. Empty without --seen-enough or with --seen-enough-transient off","files":["summary"],"required_in":[],"since":3},
+  {"name":"preconditioned","type":"text","unit":"","description":"yes: --precondition wrote the step's whole IO range (sequentially, N passes) earlier in this run; no: the step writes to space this run did not precondition (its first subintervals may show a fresh device's or file's behaviour, not the steady state); empty: a read-only step without --precondition","files":["subinterval","summary"],"required_in":[],"since":4},
+  {"name":"interrupted_by","type":"text","unit":"","description":"SIGINT or SIGTERM when a signal cut the run (on the rows written after it arrived and on the summary of the step it cut; signal when only another MPI rank caught it); empty otherwise","files":["subinterval","summary"],"required_in":[],"since":4},
+  {"name":"interrupted_at_s","type":"number","unit":"s","description":"When the signal in interrupted_by arrived, seconds since the step started (the clock of start_s; 0 when it arrived before the step started); empty otherwise","files":["subinterval","summary"],"required_in":[],"since":4},
 ] as const;

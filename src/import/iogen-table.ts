@@ -217,6 +217,8 @@ export interface IogenTextColumns {
   category: TextColumn;
   seen_enough: TextColumn;
   engine: TextColumn;
+  preconditioned: TextColumn;
+  interrupted_by: TextColumn;
 }
 
 /** The rows of one iogen CSV, column by column. */
@@ -230,6 +232,8 @@ export class IogenTable {
     category: new TextColumn(),
     seen_enough: new TextColumn(),
     engine: new TextColumn(),
+    preconditioned: new TextColumn(),
+    interrupted_by: new TextColumn(),
   };
   /** Label columns (every column iogen does not define), in file order. */
   readonly labels: { name: string; column: TextColumn }[];
@@ -296,6 +300,8 @@ export class IogenTable {
       category: this.text.category.get(i),
       seen_enough: this.text.seen_enough.get(i),
       engine: this.text.engine.get(i),
+      preconditioned: this.text.preconditioned.get(i),
+      interrupted_by: this.text.interrupted_by.get(i),
       values,
       labels,
     };

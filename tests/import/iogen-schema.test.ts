@@ -75,6 +75,8 @@ describe("iogen/schema/columns.json", () => {
         if (name === "phase") return "measure";
         if (name === "category") return "overall";
         if (name === "seen_enough") return "yes"; // one of iogen's words (any other is refused)
+        if (name === "preconditioned") return "yes";
+        if (name === "interrupted_by") return "SIGINT"; // with interrupted_at_s (a number, 1)
         return c.type === "text" ? "x" : "1";
       });
       const r = parseIogenCsv(`${header.join(",")}\n${row.join(",")}\n`, `${kind}.csv`);
