@@ -668,7 +668,7 @@ fn precondition_is_refused_where_a_write_would_be() {
 fn the_recorded_precondition_runs_carry_the_schema_and_say_what_space_they_ran_on() {
     // iogen/tests/fixtures/precondition: real runs (README there); the warning in every row.
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/precondition");
-    for pair in ["pair1", "pair2"] {
+    for pair in ["pair1", "pair2", "pair3"] {
         for (run, expected) in [("fresh", "no"), ("preconditioned", "yes")] {
             for (kind, file, rows) in [("subinterval", "subintervals", 270), ("summary", "summary", 3)] {
                 let path = dir.join(format!("{pair}-{run}-{file}.csv"));
