@@ -4,7 +4,8 @@
  * first stopping chance (the trend limit at the floor). Same series generator, seeds and cells as
  * `npm run bench:seen-enough` (200 runs a cell, ±5 %): the slow drifts, the held-out −12 % drift, the
  * +10 % drift and a level (the edge cells), and "none" (the cost). Run:
- * `npx tsx bench/seen-enough-choices.ts` (a few minutes); docs/seen-enough.md quotes the table.
+ * `npx tsx bench/seen-enough-choices.ts` (a few minutes; `--reps N`, `--choice TEXT`, `--cell TEXT` to
+ * re-run a few cells with more runs); docs/seen-enough.md quotes the table.
  */
 import seedrandom from "seedrandom";
 import {
@@ -17,7 +18,13 @@ import {
 const MU = 1000;
 const SD = 80;
 const CAP = 1200;
-const REPS = 200;
+const args = process.argv.slice(2);
+const arg = (name: string): string | undefined => {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+};
+/** `--reps N` (default 200), `--choice TEXT` and `--cell TEXT` keep the rows and columns whose label contains TEXT. */
+const REPS = Number(arg("--reps") ?? 200);
 const ACCURACY = 0.05;
 
 interface Shape {
@@ -84,8 +91,9 @@ function cell(shape: Shape, rho: number, tuning: SteadyStateTuning): string {
   let stopped = 0;
   let atFloor = 0;
   const stops: number[] = [];
+  const reps = REPS;
   const opts = { ...SEEN_ENOUGH_DEFAULTS, accuracy: ACCURACY };
-  for (let rep = 0; rep < REPS; rep++) {
+  for (let rep = 0; rep < reps; rep++) {
     const x = series(shape, rho, rep);
     let at = CAP;
     let level: number | undefined;
@@ -104,19 +112,23 @@ function cell(shape: Shape, rho: number, tuning: SteadyStateTuning): string {
     if (Math.abs(level - MU) <= ACCURACY * MU) covered++;
   }
   stops.sort((a, b) => a - b);
-  const median = (stops[REPS / 2 - 1] + stops[REPS / 2]) / 2;
+  const median = reps % 2 === 1 ? stops[(reps - 1) / 2] : (stops[reps / 2 - 1] + stops[reps / 2]) / 2;
   return shape === NONE
-    ? `${(covered / stopped).toFixed(2)} / ${median} / ${(atFloor / REPS).toFixed(2)}`
-    : `${(covered / stopped).toFixed(2)} / ${median}`;
+    ? `${(covered / stopped).toFixed(REPS > 200 ? 3 : 2)} / ${median} / ${(atFloor / reps).toFixed(2)}`
+    : `${(covered / stopped).toFixed(REPS > 200 ? 3 : 2)} / ${median}`;
 }
 
 function main(): void {
   const t0 = Date.now();
-  const head = ["choice", ...CELLS.map(([s, rho]) => `${s.label}, ρ ${rho}`)];
+  const cellText = arg("--cell");
+  const choiceText = arg("--choice");
+  const cells = CELLS.filter(([s, rho]) => cellText === undefined || `${s.label}, ρ ${rho}`.includes(cellText));
+  const choices = CHOICES.filter((c) => choiceText === undefined || c.label.includes(choiceText));
+  const head = ["choice", ...cells.map(([s, rho]) => `${s.label}, ρ ${rho}`)];
   console.log(`| ${head.join(" | ")} |`);
   console.log(`| ${head.map((_, i) => (i === 0 ? "---" : "---:")).join(" | ")} |`);
-  for (const c of CHOICES) {
-    const row = [c.label, ...CELLS.map(([s, rho]) => cell(s, rho, c.tuning))];
+  for (const c of choices) {
+    const row = [c.label, ...cells.map(([s, rho]) => cell(s, rho, c.tuning))];
     console.log(`| ${row.join(" | ")} |`);
   }
   console.log(
