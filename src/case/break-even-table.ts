@@ -208,7 +208,7 @@ function rankOf(all: readonly DriverRobustness[], d: DriverRobustness): number |
 
 function breakEvenColumns(): ColumnPlan[] {
   return [
-    { key: "driver", header: "Driver" },
+    { key: "driver", header: "Driver", width: 28, wrap: true },
     {
       key: "base",
       header: "Value now",
@@ -237,7 +237,7 @@ function breakEvenColumns(): ColumnPlan[] {
       numFmt: "0.00%",
       description: "|Move|: the smaller, the closer the choice is to changing",
     },
-    { key: "rival", header: "Makes the choice" },
+    { key: "rival", header: "Makes the choice", width: 18, wrap: true },
     { key: "within", header: "Within plausible" },
     {
       key: "rank",
@@ -245,6 +245,6 @@ function breakEvenColumns(): ColumnPlan[] {
       numFmt: "0",
       description: "1 = the closest (follows edits)",
     },
-    { key: "method", header: "How found" },
+    { key: "method", header: "How found", width: 12, wrap: true },
   ];
 }

@@ -140,6 +140,8 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
     {
       key: "check",
       header: "Check",
+      width: 18,
+      wrap: true,
       description: `Cannot carry its load (λ·S ≥ servers), utilization above the limit in Assumptions, P(wait) above ${PWAIT_WARNING * 100}%`,
     },
   ];

@@ -76,7 +76,14 @@ import {
   workloadKey,
   yearKey,
 } from "./sheet-context";
-import { AddinFormulaCell, CellValue, SheetPlan, WorkbookPlan } from "../workbook/plan";
+import {
+  AddinFormulaCell,
+  CellValue,
+  columnLetter as a1Column,
+  PrintSetup,
+  SheetPlan,
+  WorkbookPlan,
+} from "../workbook/plan";
 import { SheetBuilder } from "../workbook/sheet-builder";
 
 export type { CaseCells } from "./sheet-context";
@@ -193,7 +200,7 @@ function placeTables(
   shape: CaseShape,
   names: (name: string) => string,
   robustness: Robustness,
-): CaseTables {
+): PlacedTables {
   const place = (name: string, rows: readonly string[], cols: readonly string[], beside?: CaseTables["costs"]) =>
     sheet.place(names(name), rows, cols, { titled: true, beside });
   const optionKeys = input.options.map((_, i) => opt(i));
@@ -203,10 +210,12 @@ function placeTables(
   const oneOffRows = shape.oneOffLabels.map((_, k) => oneOffKey(k));
   const yearRows = Array.from({ length: result.periods }, (_, t) => yearKey(t));
   const growthRows = capacityPlanned(input, shape) ? ["runs_out"] : [];
+  // Page 1: the verdict, the costs and the tornado (rows left free for it); the rest from page 2.
   const recommendation = place("Recommendation", [...RECOMMENDATION_ROWS, ...growthRows], ["item", "value"]);
+  const costs = place("Costs", costRows(shape), ["item", ...optionKeys]);
+  const tornadoRow = sheet.skipRows(CHART_ROWS);
   const assumptions = place("Assumptions", ["value"], assumptionColumns(shape.anyWorkloads));
   const notes = noteRows.length > 0 ? place("Notes", noteRows, ["kind", "about", "text"]) : undefined;
-  const costs = place("Costs", costRows(shape), ["item", ...optionKeys]);
   const choice = place("Choice", choiceRows(input), ["item", ...optionKeys]);
   const breakEven = place(
     "BreakEven",
@@ -237,8 +246,37 @@ function placeTables(
     ...{ recommendation, assumptions, notes, costs, escalation, oneOffs, oneOffYears, returns, capacity },
     ...{ perYear, cumulative, savings, sensitivity, scenarios, choice, serviceTarget, breakEven },
     ...growthTables,
+    tornadoRow,
   };
 }
+
+/** Rows a chart takes (9 cm at 15 pt a row), with one to spare. */
+const CHART_ROWS = 19;
+
+/**
+ * How the case prints: A4 portrait; page 1 the conclusion, the verdict, the costs and the tornado
+ * (the scale lowered until the Costs table's columns fit the page width, never below 73 %, where
+ * 11-point text prints at 8 points); the other tables from page 2; the charts below them, two to a
+ * page, each starting where no page break can cut it.
+ */
+function printSetup(tables: PlacedTables, chartRows: number[]): PrintSetup {
+  const placed = Object.values(tables).filter((t): t is CaseTables["costs"] => typeof t === "object" && t !== null);
+  const lastCol = Math.max(...placed.map((t) => t.at.col + t.cols.length - 1));
+  const lastRow = Math.max(...chartRows.map((r) => r + CHART_ROWS), ...placed.map((t) => t.at.row + t.rows.length));
+  const pageTwo = tables.tornadoRow + CHART_ROWS;
+  return {
+    orientation: "portrait",
+    area: `A1:${a1Column(lastCol)}${lastRow + 1}`,
+    pageBreaks: [pageTwo, ...chartRows.filter((_, k) => k % 2 === 0)],
+    scale: 90,
+    minScale: 73,
+    fitColumns: tables.costs.cols.length - 1,
+    notesToColumn: tables.costs.cols.length - 1,
+  };
+}
+
+/** The placed tables and the first row left free for the tornado on page 1. */
+type PlacedTables = CaseTables & { tornadoRow: number };
 
 /** Whether the case plans purchases year by year (a workload has a growth field). */
 function capacityPlanned(input: CaseInput, shape: CaseShape): boolean {
@@ -269,9 +307,9 @@ function placeGrowthTables(
 /** Makes every placed table, in the order they were placed. */
 function makeTables(ctx: CaseSheet): void {
   recommendationTable(ctx);
+  costsTable(ctx);
   assumptionsTable(ctx);
   notesTable(ctx);
-  costsTable(ctx);
   choiceTable(ctx);
   breakEvenTable(ctx);
   escalationTable(ctx);
@@ -347,10 +385,17 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
     },
   };
   makeTables(ctx);
-  sheet.charts.push(cumulativeChart(ctx), tornadoChart(ctx));
-  if (ctx.serversPerYear) sheet.charts.push(serversPerYearChart(ctx));
+  // The charts below the tables, each in rows of its own; the tornado on page 1.
+  const below = [cumulativeChart(ctx), ...(ctx.serversPerYear ? [serversPerYearChart(ctx)] : [])];
+  const chartRows = below.map(() => sheet.skipRows(CHART_ROWS));
+  sheet.charts.push(
+    { ...below[0], anchor: { row: chartRows[0], col: 0 } },
+    { ...tornadoChart(ctx), anchor: { row: tables.tornadoRow, col: 0 } },
+    ...below.slice(1).map((c, k) => ({ ...c, anchor: { row: chartRows[k + 1], col: 0 } })),
+  );
   const plan: SheetPlan = {
     ...sheet.sheet(false),
+    print: printSetup(tables, chartRows),
     noteFormulas: [{ note: 1, formula: conclusionFormula(ctx) }],
   };
   return {

@@ -101,13 +101,13 @@ export function choiceTable(ctx: CaseSheet): TablePlan {
   const rate = rateCell(ctx);
   const years = sheet.span(ctx.perYear, [yearKey(0), "year"], [yearKey(input.years - 1), "year"], true);
   const labels: Record<string, string> = {
-    qualifies: "Qualifies: carries its load" + (input.serviceTarget ? " and meets the service target" : ""),
-    cost_if_qualifies: "Net present cost, if it qualifies (to the cent)",
+    qualifies: "Qualifies" + (input.serviceTarget ? " (load and service target)" : " (carries its load)"),
+    cost_if_qualifies: "Cost if it qualifies",
     chosen: "The choice",
-    cost_if_next: "Net present cost, if it qualifies and is not the choice",
-    next_best: "The next best qualifying option",
+    cost_if_next: "Cost if it qualifies, not chosen",
+    next_best: "The next best",
     why: "Left out because it",
-    unit_cost: `Cost per ${scale === 1 ? "" : "1,000 "}${input.rateUnit} of load per year (levelized)`,
+    unit_cost: `Cost per ${scale === 1 ? "" : "1,000 "}${input.rateUnit}-year (levelized)`,
   };
   const cell = (row: string, i: number): CellValue => {
     const o = input.options[i];
@@ -162,7 +162,7 @@ export function choiceTable(ctx: CaseSheet): TablePlan {
     ctx,
     choice,
     [
-      { key: "item", header: "Item" },
+      { key: "item", header: "Item", width: 26, wrap: true },
       ...input.options.map((o, i): ColumnPlan => ({
         key: opt(i),
         header: o.name,

@@ -78,7 +78,7 @@ export function notesTable(ctx: CaseSheet): TablePlan | undefined {
     ctx.notes,
     [
       { key: "kind", header: "Kind", numFmt: "@" },
-      { key: "about", header: "About", numFmt: "@" },
+      { key: "about", header: "About", numFmt: "@", width: 16, wrap: true },
       // Free text from the input: text cells (never formulas), running on over the empty cells to the right.
       { key: "text", header: "Note", numFmt: "@", width: 12 },
     ],

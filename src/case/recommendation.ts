@@ -156,7 +156,7 @@ export function recommendationTable(ctx: CaseSheet): TablePlan {
       native(`IF(${none},"n/a",ROUND(${npv0}-${chosenCost},6))`, now.saving),
     ],
     [
-      "Lead over the next best qualifying option (NPV)",
+      "Lead over the next best (NPV)",
       native(
         `IF(${none},"n/a",IF(SUM(${flags("next_best")})=0,"no other option qualifies",ROUND(${nextCost}-${chosenCost},6)))`,
         now.lead,
@@ -167,18 +167,15 @@ export function recommendationTable(ctx: CaseSheet): TablePlan {
       native(`IF(${none},"n/a",IF(${k}=1,"n/a: keep the baseline",INDEX(${paybacks},${k}-1)))`, now.payback),
     ],
     ["Confidence", native(confidenceFormula(ctx), confidenceText(input, result, ctx.robustness))],
-    [
-      "Closest break-even (rows marked 'probed' as built)",
-      native(closestFormula(ctx), closestText(input, ctx.robustness)),
-    ],
+    ["Closest break-even", native(closestFormula(ctx), closestText(input, ctx.robustness))],
     ...runsOutRows(ctx),
   ];
   return makeTable(
     ctx,
     ctx.recommendation,
     [
-      { key: "item", header: "Verdict" },
-      { key: "value", header: "As the figures stand", width: 60 },
+      { key: "item", header: "Verdict", width: 26, wrap: true },
+      { key: "value", header: "As the figures stand", width: 28, wrap: true },
     ],
     rows,
     {

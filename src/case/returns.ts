@@ -16,6 +16,8 @@ const returnColumns = (cur: string): ColumnPlan[] => [
   {
     key: "measure",
     header: "Rate of return",
+    width: 16,
+    wrap: true,
     description:
       "What the rate in the next column is: an IRR (invest, then save), a borrowing rate (save now, pay later), or why there is none",
   },

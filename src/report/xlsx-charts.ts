@@ -350,6 +350,8 @@ export interface ChartPlacement {
   /** 0-based row and column of the first chart's top-left corner. */
   row: number;
   col: number;
+  /** Per chart (same order), its own top-left corner; charts without one follow the stack from `row`. */
+  at?: ({ row: number; col: number } | undefined)[];
 }
 
 /**
@@ -389,7 +391,8 @@ export async function insertCharts(bytes: Uint8Array, placements: ChartPlacement
       drawingRels.push(
         `<Relationship Id="rId${i + 1}" Type="${NS_REL}/chart" Target="../charts/chart${chartNo}.xml"/>`,
       );
-      anchors.push(anchor(i, placement.row + i * 19, `rId${i + 1}`, placement.col));
+      const own = placement.at?.[i];
+      anchors.push(anchor(i, own ? own.row : placement.row + i * 19, `rId${i + 1}`, own ? own.col : placement.col));
     });
     zip.file(
       drawingPath,
@@ -441,11 +444,18 @@ export async function insertCharts(bytes: Uint8Array, placements: ChartPlacement
  *   that would get a chart
  */
 export async function addNativeCharts(bytes: Buffer | Uint8Array, plan: WorkbookPlan): Promise<Buffer> {
-  const placements = plan.sheets.map((sheet) => ({
-    sheet: sheet.name,
-    charts: sheet.charts.map((c) => chartXml(c, sheet)).filter((x): x is string => x !== undefined),
-    row: belowTables(sheet),
-    col: 0,
-  }));
+  const placements = plan.sheets.map((sheet) => {
+    const drawn = sheet.charts.filter((c) => chartXml(c, sheet) !== undefined);
+    // Charts anchored by the plan go there; the others stack below the tables.
+    let k = 0;
+    const at = drawn.map((c) => c.anchor ?? { row: belowTables(sheet) + 19 * k++, col: 0 });
+    return {
+      sheet: sheet.name,
+      charts: drawn.map((c) => chartXml(c, sheet) as string),
+      row: belowTables(sheet),
+      col: 0,
+      at,
+    };
+  });
   return Buffer.from(await insertCharts(bytes, placements));
 }

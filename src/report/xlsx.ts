@@ -125,13 +125,18 @@ const PAGE_SETUP: Partial<ExcelJS.PageSetup> = {
   paperSize: 9,
 };
 
-function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[]): void {
+/** On a sheet that prints, a header wider than this wraps instead of widening its column. */
+const PRINT_HEADER_WIDTH = 16;
+
+function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[], prints = false): void {
   const at = table.at;
   const r0 = at.row + 1; // ExcelJS rows and columns are 1-based
   const c0 = at.col + 1;
   const headers = uniqueHeaders(table.columns.map((c) => c.header));
   table.columns.forEach((col, j) => {
-    widths[at.col + j] = Math.max(widths[at.col + j] ?? 0, headers[j].length + 3); // room for the filter button
+    // Room for the filter button; on a printed sheet long headers wrap (the page has a width).
+    const header = prints ? Math.min(headers[j].length + 3, PRINT_HEADER_WIDTH) : headers[j].length + 3;
+    widths[at.col + j] = Math.max(widths[at.col + j] ?? 0, header);
   });
   const nRows = tableRowCount(table);
   if (nRows === 0) {
@@ -160,14 +165,16 @@ function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[]):
       const v = i < 2000 ? tableCell(table, i, j) : null;
       const cell = ws.getCell(r0 + 1 + i, c0 + j);
       if (col.numFmt) cell.numFmt = col.numFmt;
+      if (col.wrap) cell.alignment = { vertical: "top", wrapText: true };
       // A long text in a callout runs on to the right rather than widening the column.
       if (i < 2000 && !(table.callout && typeof cellResult(v) === "string" && String(cellResult(v)).length > 40))
         w = Math.max(w, displayWidth(v, col.numFmt) + 1);
     }
-    // A column of free text with a width set keeps it: its long texts run on to the right.
+    // A column of free text with a width set keeps it: its long texts run on to the right (or wrap in it).
     widths[at.col + j] =
-      col.width !== undefined && col.numFmt === "@" ? Math.max(widths[at.col + j] ?? 0, col.width) : w;
+      col.width !== undefined && (col.numFmt === "@" || col.wrap) ? Math.max(widths[at.col + j] ?? 0, col.width) : w;
     styleHeader(ws.getCell(r0, c0 + j), col.description);
+    if (prints) ws.getCell(r0, c0 + j).alignment = { wrapText: true, vertical: "top" };
     void column;
   });
   for (const f of table.cellFormats ?? []) ws.getCell(r0 + 1 + f.row, c0 + f.col).numFmt = f.numFmt;
@@ -195,14 +202,71 @@ function boxCallout(ws: ExcelJS.Worksheet, table: TablePlan, r0: number, c0: num
       if (i > 0) {
         cell.fill = { type: "pattern", pattern: "solid", fgColor: { argb: "FFEAF1FB" } };
         cell.font = { bold: j > 0 || i === 1, size: 12 };
-        // No wrap: a long verdict runs on over the empty cells to its right, as one line.
-        cell.alignment = { vertical: "top", wrapText: false };
+        // No wrap unless the column asks for it: a long verdict runs on over the empty cells to its right.
+        cell.alignment = { vertical: "top", wrapText: table.columns[j]?.wrap === true };
       }
     }
 }
 
+/**
+ * Printable width of A4 in pixels at 96 dpi with half-inch margins (697 portrait, 1027 landscape),
+ * less 25 %: LibreOffice draws a column of the same width about that much wider than Excel's 7 px a
+ * character (its default font's digits are wider), and page 1 must fit in both.
+ */
+const PRINTABLE_PX = { portrait: 520, landscape: 770 };
+
+/** A column's width in pixels as Excel draws it: 7 px a character of the default font, plus 5. */
+const columnPx = (chars: number): number => Math.trunc(Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, chars)) * 7 + 5);
+
+/** The print scale: the plan's, lowered (not below its minimum) until columns 0 … fitColumns fit the page width. */
+function printScale(sheet: SheetPlan, widths: number[]): number {
+  const p = sheet.print;
+  if (!p) return 100;
+  if (p.fitColumns === undefined) return p.scale;
+  let px = 0;
+  for (let j = 0; j <= p.fitColumns; j++) px += columnPx(widths[j] ?? MIN_WIDTH);
+  const fit = Math.floor((100 * PRINTABLE_PX[p.orientation]) / px);
+  return Math.max(p.minScale ?? 10, Math.min(p.scale, fit));
+}
+
+/** The page setup of a sheet with a print plan: its orientation, area and scale, no fit-to-page (text keeps its size). */
+function pageSetupOf(sheet: SheetPlan, widths: number[] = []): Partial<ExcelJS.PageSetup> {
+  const p = sheet.print;
+  if (!p) return PAGE_SETUP;
+  return {
+    orientation: p.orientation,
+    fitToPage: false,
+    scale: printScale(sheet, widths),
+    paperSize: 9,
+    printArea: p.area,
+    margins: { left: 0.5, right: 0.5, top: 0.5, bottom: 0.5, header: 0.3, footer: 0.3 },
+  };
+}
+
+/**
+ * A sheet's print plan beyond the page setup: page breaks above the rows that begin a page, and the
+ * notes wrapped across the printed width (merged, with room for their lines) so none is cut.
+ */
+function applyPrint(ws: ExcelJS.Worksheet, sheet: SheetPlan, widths: number[]): void {
+  const p = sheet.print;
+  if (!p) return;
+  for (const r of p.pageBreaks) if (r > 0) ws.getRow(r).addPageBreak();
+  if (p.notesToColumn === undefined) return;
+  const last = p.notesToColumn;
+  let chars = 0;
+  for (let j = 0; j <= last; j++) chars += Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widths[j] ?? MIN_WIDTH));
+  sheet.notes.forEach((note, i) => {
+    if (last > 0) ws.mergeCells(i + 1, 1, i + 1, last + 1);
+    const cell = ws.getCell(i + 1, 1);
+    cell.alignment = { wrapText: true, vertical: "top" };
+    // Merged cells do not grow to fit their text: room for the lines it needs, 15 pt each (the title 18).
+    const lines = Math.max(1, Math.ceil((note.length * 1.1) / Math.max(chars, 1)));
+    ws.getRow(i + 1).height = lines * (i === 0 ? 18 : 15);
+  });
+}
+
 function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
-  const ws = wb.addWorksheet(sheet.name, { pageSetup: PAGE_SETUP });
+  const ws = wb.addWorksheet(sheet.name, { pageSetup: pageSetupOf(sheet) });
   sheet.notes.forEach((note, i) => {
     const cell = ws.getCell(i + 1, 1);
     const live = sheet.noteFormulas?.find((f) => f.note === i);
@@ -210,7 +274,7 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
     if (i === 0) cell.font = { bold: true, size: 13 };
   });
   const widths: number[] = [];
-  for (const table of sheet.tables) renderTable(ws, table, widths);
+  for (const table of sheet.tables) renderTable(ws, table, widths, sheet.print !== undefined);
   const firstHeader = sheet.tables.length > 0 ? sheet.tables[0].at.row : null;
   widths.forEach((w, j) => {
     ws.getColumn(j + 1).width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, w));
@@ -219,6 +283,51 @@ function renderSheet(wb: ExcelJS.Workbook, sheet: SheetPlan): void {
   if (sheet.freezeHeader && firstHeader !== null) {
     ws.views = [{ state: "frozen", xSplit: 0, ySplit: firstHeader + 1, topLeftCell: `A${firstHeader + 2}` }];
   }
+  if (sheet.print) ws.pageSetup = { ...ws.pageSetup, ...pageSetupOf(sheet, widths) };
+  applyPrint(ws, sheet, widths);
+  if (sheet.print) {
+    fitWrappedRows(ws, sheet, widths);
+    fitFirstPage(ws, sheet);
+  }
+}
+
+/** Printable height of A4 in points with half-inch margins. */
+const PRINTABLE_PT = { portrait: 842 - 72, landscape: 595 - 72 };
+
+/** Lowers the print scale (not below the plan's minimum) until the rows above the first page break fit page 1. */
+function fitFirstPage(ws: ExcelJS.Worksheet, sheet: SheetPlan): void {
+  const p = sheet.print;
+  const first = p?.pageBreaks.find((r) => r > 0);
+  if (!p || first === undefined) return;
+  let pt = 0;
+  for (let r = 1; r <= first; r++) pt += ws.getRow(r).height ?? 15;
+  const fit = Math.floor((100 * PRINTABLE_PT[p.orientation]) / pt);
+  const now = ws.pageSetup.scale ?? 100;
+  if (fit < now) ws.pageSetup = { ...ws.pageSetup, scale: Math.max(p.minScale ?? 10, fit) };
+}
+
+/**
+ * Rows with wrapped text get the height of their lines (15 pt a line): spreadsheets do not grow a
+ * row written without a height when they open a file, so the text would be cut.
+ */
+function fitWrappedRows(ws: ExcelJS.Worksheet, sheet: SheetPlan, widths: number[]): void {
+  const lines = new Map<number, number>();
+  const need = (row: number, text: string, col: number): void => {
+    const width = Math.min(MAX_WIDTH, Math.max(MIN_WIDTH, widths[col] ?? MIN_WIDTH));
+    const n = Math.ceil(text.length / Math.max(width - 1, 1));
+    lines.set(row, Math.max(lines.get(row) ?? 1, n));
+  };
+  for (const t of sheet.tables) {
+    t.columns.forEach((c, j) => need(t.at.row, c.header, t.at.col + j));
+    t.columns.forEach((c, j) => {
+      if (!c.wrap) return;
+      for (let i = 0; i < Math.min(tableRowCount(t), 2000); i++) {
+        const v = cellResult(tableCell(t, i, j));
+        if (typeof v === "string") need(t.at.row + 1 + i, v, t.at.col + j);
+      }
+    });
+  }
+  for (const [row, n] of lines) if (n > 1) ws.getRow(row + 1).height = 15 * n;
 }
 
 /** 0-based columns of a sheet's hidden (chart data) tables: written, then hidden. */

@@ -83,6 +83,8 @@ export interface ColumnPlan {
   width?: number;
   /** One-line explanation (HTML tooltip, Excel note). */
   description?: string;
+  /** Wrap long texts in this column's cells (within `width`) instead of letting them run on to the right. */
+  wrap?: boolean;
 }
 
 /**
@@ -203,6 +205,35 @@ export interface ChartPlan {
    * native Excel charts drawn over the cells. `yColumns[i]` gives `series[i]` where both exist.
    */
   source?: { table: string; xColumn: string; yColumns: string[] };
+  /**
+   * Where a workbook renderer puts the chart's top-left corner (0-based; rows the sheet left free
+   * for it, see {@link PrintSetup}); without it, below the sheet's tables.
+   */
+  anchor?: CellPosition;
+}
+
+/**
+ * How a sheet prints: orientation, the print area, where pages break, at what scale. Text keeps its
+ * size (no fit-to-page shrinking: a wide sheet fitted to one page width prints at 3 pt); wide
+ * tables continue on the pages to their right.
+ */
+export interface PrintSetup {
+  orientation: "portrait" | "landscape";
+  /** The print area, an A1 range without a sheet name. */
+  area: string;
+  /** 0-based rows that begin a new page (so no chart or table is cut across pages). */
+  pageBreaks: number[];
+  /** Print scale in percent (10–400): the largest the renderer uses (see `fitColumns`). */
+  scale: number;
+  /**
+   * The last column (0-based) page 1 must show whole: the renderer lowers the scale, not below
+   * `minScale`, until columns 0 … this fit the page's width.
+   */
+  fitColumns?: number;
+  /** The least scale in percent (73: 11-point text prints at 8 points). */
+  minScale?: number;
+  /** The notes are wrapped across columns 0 … this (0-based), so a long line prints whole. */
+  notesToColumn?: number;
 }
 
 export interface SheetPlan {
@@ -220,6 +251,8 @@ export interface SheetPlan {
   charts: ChartPlan[];
   /** Freeze the first table's header row. */
   freezeHeader: boolean;
+  /** How the sheet prints (renderers that print: .xlsx, Office.js). */
+  print?: PrintSetup;
 }
 
 export interface WorkbookPlan {

@@ -104,6 +104,16 @@ export class SheetBuilder {
   }
 
   /**
+   * Leaves `rows` rows free below the blocks placed so far (for a chart anchored there) and returns
+   * the first of them (0-based); the next table goes below them.
+   */
+  skipRows(rows: number): number {
+    const first = this.nextRow;
+    this.nextRow = rowBelow(first, rows);
+    return first;
+  }
+
+  /**
    * Places a table by the keys of its rows and columns, fixing every address before any cell is
    * made; {@link fill} makes its cells later.
    *

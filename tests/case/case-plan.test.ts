@@ -286,9 +286,9 @@ describe("the sheet", () => {
     expect(sheet.name).toBe("Case 2");
     expect(sheet.tables.map((t) => t.name)).toEqual([
       "Case_2_Recommendation",
+      "Case_2_Costs",
       "Case_2_Assumptions",
       "Case_2_Notes",
-      "Case_2_Costs",
       "Case_2_Choice",
       "Case_2_BreakEven",
       "Case_2_Escalation",
