@@ -112,7 +112,8 @@ export function stepGroups(main: readonly LabStep[]): StepGroup[] {
   if (column === null) return [{ name: "all steps", label: null, steps: [...main] }];
   const levels = [...new Set(main.map((s) => s.labels[column] ?? ""))];
   return levels.map((level) => ({
-    name: `${column} ${level}`,
+    // Steps without the label (e.g. fio's beside labelled iogen steps): named in words, not "protocol ".
+    name: level === "" ? `${column} not given` : `${column} ${level}`,
     label: { column, level },
     steps: main.filter((s) => (s.labels[column] ?? "") === level),
   }));

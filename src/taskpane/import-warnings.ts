@@ -21,14 +21,22 @@ export interface WarningGroup {
   intent: "info" | "warning";
 }
 
-/** "step 7 nfs-max: ran as fast … not comparable." → subject "step 7 nfs-max", kind "ran as fast as possible". */
+/**
+ * "step 7 nfs-max: ran as fast … not comparable." → subject "step 7 nfs-max", kind "ran as fast as
+ * possible (target max)"; "summary.csv labhost step 1 r100-500: …" → subject "summary.csv labhost
+ * step 1 r100-500". The subject is what comes before the first ": " (when short); the kind is the
+ * rest up to its first sentence mark or colon.
+ */
 function split(text: string): { subject: string; kind: string } {
-  const m = /^((?:step \d+ [^:]+)|[A-Z][A-Za-z-]*(?: \(\d+\))?): (.*)$/.exec(text);
+  const m = /^([^:]{1,80}?): (.*)$/s.exec(text);
   const subject = m ? m[1] : "";
   const rest = m ? m[2] : text;
   const kind = /^[^.:(]*(\([^)]*\))?/.exec(rest)?.[0].trim() || rest;
   return { subject, kind };
 }
+
+/** Whether a warning's subject names a step (then warnings of the same kind about other steps are grouped). */
+const aboutAStep = (subject: string): boolean => /\bstep \d+/.test(subject);
 
 /**
  * Groups a plan's warnings by what they say.
@@ -40,10 +48,10 @@ export function groupWarnings(warnings: readonly string[]): WarningGroup[] {
   const groups = new Map<string, WarningGroup>();
   warnings.forEach((text, index) => {
     const { subject, kind } = split(text);
-    const key = subject.startsWith("step ") ? kind : `${subject}: ${kind}`;
+    const key = aboutAStep(subject) ? kind : `${subject}: ${kind}`;
     let g = groups.get(key);
     if (!g) {
-      const chosen = /as fast as possible|^Subintervals/.test(subject.startsWith("step ") ? kind : subject);
+      const chosen = /as fast as possible|^Subintervals/.test(aboutAStep(subject) ? kind : subject);
       g = { kind: key, members: [], intent: chosen ? "info" : "warning" };
       groups.set(key, g);
     }
@@ -67,13 +75,12 @@ function bar(g: WarningGroup, plan: WorkbookPlan, summary: string, open: (addres
   const text = el("span", g.members[0].text);
   if (g.members[0].text.startsWith("Subintervals:"))
     text.append(" To write more, raise “Subinterval rows to write” and import again.");
-  if (g.members.length > 1)
-    text.append(
-      ` The same for ${g.members
-        .slice(1)
-        .map((m) => m.subject || `warning ${m.index + 1}`)
-        .join(", ")}.`,
-    );
+  if (g.members.length > 1) {
+    const others = g.members.slice(1).map((m) => m.subject || `warning ${m.index + 1}`);
+    const named =
+      others.length > 5 ? `${others.slice(0, 5).join(", ")} and ${others.length - 5} more` : others.join(", ");
+    text.append(` The same for ${named}.`);
+  }
   mb.append(text);
   const address = summaryAddress(plan, g.members[0].index);
   if (address && summary) {

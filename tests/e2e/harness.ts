@@ -182,3 +182,19 @@ export async function pressImport(page: Page, done = /^Imported:/): Promise<void
 export async function isEnabled(page: Page, selector: string): Promise<boolean> {
   return page.$eval(selector, (e) => !(e as HTMLButtonElement).disabled && e.getAttribute("aria-disabled") !== "true");
 }
+
+/**
+ * Resolves once the page shows its last state: two animation frames drawn (Fluent components
+ * reflect a state change in a later update) and no finite animation running (a button fading from
+ * disabled to enabled takes ~100 ms). For screenshots and contrast checks.
+ */
+export async function settled(page: Page): Promise<void> {
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== "running" || (a.effect as KeyframeEffect | null)?.getTiming().iterations === Infinity,
+      ),
+  );
+}

@@ -13,7 +13,7 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { openPane, ROOT, distServer, waitForText } from "./harness";
+import { openPane, ROOT, distServer, waitForText, settled } from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/lab/lab-plan";
 import { MODEL_CHART_DATA_TABLE } from "../../src/lab/model-charts";
@@ -37,6 +37,7 @@ describe("the first-run sample imported through the pane: Model charts", () => {
       await page.click("#sample-import");
       await waitForText(page, "import-status", /^Imported:/, 120_000);
       fs.mkdirSync(SHOTS, { recursive: true });
+      await settled(page);
       await page.screenshot({ path: path.join(SHOTS, "lab-pane-imported.png"), fullPage: true });
 
       const got = await page.evaluate(() => {

@@ -7,7 +7,17 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { chooseFiles, isEnabled, openPane, PaneSession, pressImport, ROOT, distServer, waitForText } from "./harness";
+import {
+  chooseFiles,
+  isEnabled,
+  openPane,
+  PaneSession,
+  pressImport,
+  ROOT,
+  distServer,
+  waitForText,
+  settled,
+} from "./harness";
 import { readLabText } from "../../src/import/detect";
 import { buildLabPlan } from "../../src/lab/lab-plan";
 import { tableRow, tableRowCount } from "../../src/workbook/plan";
@@ -88,6 +98,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
 
       await page.click("#import");
       await waitForText(page, "import-status", /^Imported:/, 60_000);
+      await settled(page);
       await page.screenshot({ path: path.join(SHOTS, "pane-imported.png"), fullPage: true });
       const progress = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
 

@@ -37,6 +37,19 @@ describe("warnings grouped by what they say", () => {
   });
 });
 
+test("a warning whose subject names the file and host before the step is grouped by what it says", () => {
+  const groups = groupWarnings([
+    "summary.csv labhost step 1 r100-500: only 4 measured subintervals (4 s): too short.",
+    "summary.csv labhost step 2 r100-2000: only 4 measured subintervals (4 s): too short.",
+  ]);
+  expect(groups.map((g) => [g.kind, g.members.map((m) => m.subject)])).toEqual([
+    [
+      "only 4 measured subintervals (4 s)",
+      ["summary.csv labhost step 1 r100-500", "summary.csv labhost step 2 r100-2000"],
+    ],
+  ]);
+});
+
 describe("Share's default ticks follow the latest import", () => {
   test("of Summary, Summary (2) and Summary (3), the last; a sheet never repeated stays", () => {
     expect([...latestOfEach(["Summary", "Steps", "Summary (2)", "Steps (2)", "Summary (3)", "Business case"])]).toEqual(
