@@ -315,7 +315,6 @@ export function computeCase(input: CaseInput): CaseResult {
     const cumulativeDiscounted = runningSums(cashflows, input.discountRate);
     const low = workloads.reduce((s, w) => s + w.serversLowLoad, 0);
     const high = workloads.reduce((s, w) => s + w.serversHighLoad, 0);
-    const s = input.sensitivity;
     return {
       workloads,
       servers: total,
@@ -332,8 +331,8 @@ export function computeCase(input: CaseInput): CaseResult {
         high: serverCostPv(input, opt, high, input.discountRate),
       },
       scenario: {
-        low: npvOf(input.discountRate, flows(input, opt, periods, low, s.capex.low, s.serverCost.low), i),
-        high: npvOf(input.discountRate, flows(input, opt, periods, high, s.capex.high, s.serverCost.high), i),
+        low: scenarioNpv(input, opt, i, periods, low, "low"),
+        high: scenarioNpv(input, opt, i, periods, high, "high"),
       },
     };
   });
@@ -530,13 +529,60 @@ function irrOrNull(savings: number[]): number | null {
   }
 }
 
+/**
+ * An option's net present cost in the low or high scenario (servers at that load, capex and server
+ * costs × that factor). The base case is computed first, so an overflow here comes from a factor:
+ * the error names it (`sensitivity.capex.high`), not the option.
+ */
+function scenarioNpv(
+  input: CaseInput,
+  opt: CaseOption,
+  i: number,
+  periods: number,
+  servers: number,
+  which: "low" | "high",
+): number {
+  const s = input.sensitivity;
+  const cf = (): number[] => flows(input, opt, periods, servers, s.capex[which], s.serverCost[which]);
+  const scaled = (amount: number, factor: number): boolean => amount !== 0 && !Number.isFinite(amount * factor);
+  const cost = Math.max(opt.costPerServer, opt.costPerServerPerYear) * servers;
+  const field = scaled(opt.capex, s.capex[which])
+    ? `sensitivity.capex.${which}`
+    : scaled(cost, s.serverCost[which])
+      ? `sensitivity.serverCost.${which}`
+      : `sensitivity.load.${which}`;
+  return sensitivityField(field, () => npvOf(input.discountRate, cf(), i));
+}
+
+/**
+ * A tornado figure: the base case computed, so a figure that overflows here does so because of
+ * the sensitivity's factor or rate, and the error names that input (`sensitivity.capex.high`), not
+ * the option whose cash flow it scaled.
+ */
+function sensitivityField(field: string, compute: () => number): number {
+  try {
+    return compute();
+  } catch (e) {
+    if (!isDomainError(e)) throw e;
+    const problem = e.message.slice(e.argument.length + 2);
+    throw new DomainError(
+      field,
+      `with this factor, ${e.argument}: ${problem}; the amounts are too large for it`,
+      e.kind,
+    );
+  }
+}
+
 /** NPV saving of option k over the baseline with one driver changed (see {@link TornadoRow}). */
 function tornado(input: CaseInput, options: OptionResult[], k: number, periods: number): TornadoRow[] {
   const s = input.sensitivity;
   const [o0, ok] = [options[0], options[k]];
   const [i0, ik] = [input.options[0], input.options[k]];
   const saving = (a: number, b: number): number => a - b;
-  const atRate = (r: number): number => npvOf(r, o0.cashflows, 0) - npvOf(r, ok.cashflows, k);
+  const atRate = (r: number): number =>
+    sensitivityField(`sensitivity.discountRate.${r === s.discountRate.low ? "low" : "high"}`, () => {
+      return npvOf(r, o0.cashflows, 0) - npvOf(r, ok.cashflows, k);
+    });
   const withFlows = (low: boolean, what: "load" | "capex" | "serverCost"): number => {
     const pick = (o: OptionResult): number =>
       what === "load" ? (low ? o.serversLowLoad : o.serversHighLoad) : o.servers;
@@ -550,7 +596,9 @@ function tornado(input: CaseInput, options: OptionResult[], k: number, periods: 
         what === "capex" ? f(s.capex) : 1,
         what === "serverCost" ? f(s.serverCost) : 1,
       );
-    return saving(npvOf(input.discountRate, cf(i0, o0), 0), npvOf(input.discountRate, cf(ik, ok), k));
+    return sensitivityField(`sensitivity.${what}.${low ? "low" : "high"}`, () =>
+      saving(npvOf(input.discountRate, cf(i0, o0), 0), npvOf(input.discountRate, cf(ik, ok), k)),
+    );
   };
   const rows: TornadoRow[] = [];
   const anyWorkloads = input.options.some((o) => o.workloads.length > 0);

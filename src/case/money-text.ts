@@ -4,11 +4,14 @@
 export const MINUS = "\u2212";
 
 /**
- * Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200"; negative with a true minus
+ * Whole currency units with grouping, e.g. "£273,554" or "CHF 1,200", at most 15 significant digits
+ * (then zeros, as a spreadsheet shows it); negative with a true minus
  * sign (U+2212) before the symbol, "−£5", as the sheet's number format shows it; never "−£0".
  */
 export function money(amount: number, currency: string): string {
-  const whole = Math.round(Math.abs(amount)).toLocaleString("en-GB");
+  // 15 significant digits, as Excel and LibreOffice show a number (TEXT and number formats): the
+  // conclusion's words then equal the sheet's recalculated ones for any amount.
+  const whole = Number(Math.round(Math.abs(amount)).toPrecision(15)).toLocaleString("en-GB");
   const sign = amount < 0 && Math.round(Math.abs(amount)) !== 0 ? MINUS : "";
   return currency.length === 1 ? `${sign}${currency}${whole}` : `${sign}${currency} ${whole}`;
 }

@@ -131,6 +131,9 @@ export function yearsText(n: number): string {
  * is unchanged for any real amount). The same rounding on the sheet: ROUND(x, 6).
  */
 export function roundMicro(x: number): number {
+  // Above 2^53 millionths every double is already a whole number of them (and x·1e6 overflows
+  // past 1.8e302): ROUND(x, 6) leaves x as it is, and so does this.
+  if (Math.abs(x) >= 2 ** 53 / 1e6) return x;
   return Math.round(x * 1e6) / 1e6 + 0;
 }
 

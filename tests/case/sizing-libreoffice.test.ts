@@ -177,6 +177,36 @@ describeUnless(
       expect(differ.slice(0, 3)).toEqual([]);
       expect(differ.length).toBe(0);
     }, 600_000);
+
+    it("a conclusion with amounts beyond 15 significant digits equals LibreOffice's", async () => {
+      const inputs = [
+        { perYear: 1.2345678901234568e18, capex: 250000 },
+        { perYear: 1e303, capex: 2e302 },
+      ].map(({ perYear, capex }) => ({
+        years: 3,
+        discountRate: 0.1,
+        options: [
+          { name: "Keep", opex: [{ label: "Support", perYear }] },
+          { name: "Replace", capex },
+        ],
+      }));
+      const built = inputs.map((json) => casePlanFromJson(json, { sources: ["big"] }).plan);
+      const files = await Promise.all(
+        built.map(async (plan, k) => {
+          const f = path.join(dir, `big${k}.xlsx`);
+          fs.writeFileSync(f, await renderXlsx(withoutCachedResults(plan)));
+          return f;
+        }),
+      );
+      const out = path.join(dir, "big");
+      fs.mkdirSync(out);
+      convert(SOFFICE as string, recalculatingProfile(dir), "xlsx", out, files);
+      for (const [k, plan] of built.entries()) {
+        const grid = (await xlsxValues(fs.readFileSync(path.join(out, `big${k}.xlsx`))))[0];
+        expect(grid.get("1,0")).toBe(plan.sheets[0].notes[1]);
+      }
+      expect(built[0].sheets[0].notes[1]).toContain("£3,377,206,377,114,580,000");
+    }, 600_000);
   },
 );
 
