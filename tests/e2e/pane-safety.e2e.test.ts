@@ -30,6 +30,27 @@ async function sheetNames(page: Page): Promise<string[]> {
   return page.evaluate(() => (window as unknown as Host).__fakeExcel.workbook.sheets.map((s) => s.name));
 }
 
+/** Opens MMC_RESPONSE's Insert form (the list filtered on "mm1"), fills 2, 0.5, 3 and presses Insert. */
+async function insertMm1(page: Page): Promise<void> {
+  await page.click("#insert-MMC_RESPONSE");
+  for (const [k, v] of ["2", "0.5", "3"].entries()) await page.fill(`#arg-MMC_RESPONSE-${k}`, v);
+  await page.click("#insert-go-MMC_RESPONSE");
+}
+
+/** A cell of the in-memory workbook, as the page holds it. */
+async function cell(
+  page: Page,
+  sheet: string,
+  row: number,
+  col: number,
+): Promise<{ value: unknown; formula: string | null } | undefined> {
+  return page.evaluate(
+    ([name, r, c]) =>
+      (window as unknown as Host).__fakeExcel.workbook.sheet(name as string)!.get(r as number, c as number),
+    [sheet, row, col] as const,
+  );
+}
+
 describe("the planner's work is safe", () => {
   test("sample then own files: a new set, only the planner's files imported; Insert asks or refuses, never a false Inserted", async () => {
     const s = await openPane(server.url, { width: 340, initScript: FOCUS_WATCH });
@@ -71,14 +92,8 @@ describe("the planner's work is safe", () => {
       );
       await page.click("#tab-functions");
       await page.fill("#function-filter", "mm1");
-      await page.click("#insert-MMC_RESPONSE");
-      await page.fill("#arg-MMC_RESPONSE-0", "2");
-      await page.fill("#arg-MMC_RESPONSE-1", "0.5");
-      await page.fill("#arg-MMC_RESPONSE-2", "3");
-      await page.click("#insert-go-MMC_RESPONSE");
-      const title = await page.evaluate(() =>
-        (window as unknown as Host).__fakeExcel.workbook.sheet("Summary (2)")!.get(0, 0),
-      );
+      await insertMm1(page);
+      const title = await cell(page, "Summary (2)", 0, 0);
       if (format === "@") {
         await waitForText(page, "insert-status-MMC_RESPONSE", /^Nothing inserted/);
         // (Excel quotes the sheet's name in an address, 'Summary (2)'!A1; the in-memory Excel does not.)
@@ -107,16 +122,12 @@ describe("the planner's work is safe", () => {
       expect(await page.evaluate(() => document.activeElement?.id)).toBe("insert-question-MMC_RESPONSE");
       await page.click("text=Keep it");
       await waitForText(page, "insert-status-MMC_RESPONSE", /^Nothing inserted/);
-      const kept = await page.evaluate(() =>
-        (window as unknown as Host).__fakeExcel.workbook.sheet("Steps (2)")!.get(20, 1),
-      );
+      const kept = await cell(page, "Steps (2)", 20, 1);
       expect([kept?.value, kept?.formula ?? null]).toEqual(["my note", null]);
       await page.click("#insert-go-MMC_RESPONSE");
       await page.click("#insert-replace-MMC_RESPONSE");
       await waitForText(page, "insert-status-MMC_RESPONSE", /^Inserted/);
-      const replaced = await page.evaluate(() =>
-        (window as unknown as Host).__fakeExcel.workbook.sheet("Steps (2)")!.get(20, 1),
-      );
+      const replaced = await cell(page, "Steps (2)", 20, 1);
       expect(replaced?.formula).toBe("=CAPLAB.MMC_RESPONSE(2,0.5,3)");
 
       // A Text-formatted empty cell: refused, nothing written.
@@ -125,19 +136,13 @@ describe("the planner's work is safe", () => {
         wb.sheet("Steps (2)")!.setFormat(22, 1, "@");
         wb.selection = { sheet: "Steps (2)", row: 22, col: 1 };
       });
-      await page.click("#insert-MMC_RESPONSE");
-      await page.fill("#arg-MMC_RESPONSE-0", "2");
-      await page.fill("#arg-MMC_RESPONSE-1", "0.5");
-      await page.fill("#arg-MMC_RESPONSE-2", "3");
-      await page.click("#insert-go-MMC_RESPONSE");
+      await insertMm1(page);
       await waitForText(
         page,
         "insert-status-MMC_RESPONSE",
         /^Nothing inserted: '?Steps \(2\)'?!B23 is formatted as Text/,
       );
-      const text = await page.evaluate(() =>
-        (window as unknown as Host).__fakeExcel.workbook.sheet("Steps (2)")!.get(22, 1),
-      );
+      const text = await cell(page, "Steps (2)", 22, 1);
       expect(text?.value ?? "").toBe("");
       expect(await focusOnBody(page)).toEqual([]);
       expect(s.consoleErrors).toEqual([]);
