@@ -52,13 +52,13 @@ export function checkSteadyFromAcrossFiles(results: readonly LabFileResult[]): v
       if (from === null || t.text.seen_enough.get(i) === "off") continue;
       const found = last.get(keyOf(t.text.host.get(i), t.value("step", i), t.text.category.get(i)));
       if (found === undefined || from <= found.last) continue;
-      r.errors.push({
-        file: r.file,
-        line: t.line.get(i),
-        message:
-          `column steady_from: ${from} is past the step's last measured subinterval (${found.last} in ${found.file}); ` +
-          "the summary and subinterval files are not of the same run, or one was edited",
-      });
+      const message =
+        `column steady_from: ${from} is past the step's last measured subinterval (${found.last} in ${found.file}); ` +
+        "the summary and subinterval files are not of the same run, or one was edited";
+      const line = t.line.get(i);
+      // Called again on the same results (the CLI, then the analysis): said once.
+      if (!r.errors.some((e) => e.line === line && e.message === message))
+        r.errors.push({ file: r.file, line, message });
     }
   }
 }

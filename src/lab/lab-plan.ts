@@ -11,6 +11,7 @@
  * twice. Live formulas are used only where a reader may want to edit an input (busy cores, D,
  * X_max, X·R); each carries the value the analysis computed.
  */
+import { checkSteadyFromAcrossFiles } from "../import/iogen-cross-check";
 import { DomainError } from "../core/errors";
 import { LabFileResult } from "../import/detect";
 import { formatProblem } from "../import/types";
@@ -96,6 +97,7 @@ export function buildLabAnalysis(
   inputs: readonly LabFileResult[],
   options: LabPlanOptions = {},
 ): { plan: WorkbookPlan; answers: LabAnswers } {
+  checkSteadyFromAcrossFiles(inputs); // a summary's steady_from against its subinterval file (errors added)
   for (const input of inputs) {
     if (input.errors.length > 0) throw new DomainError(input.file, input.errors.map(formatProblem).join("; "), "value");
   }

@@ -6,6 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { readLabText } from "../../src/import/detect";
 import { checkSteadyFromAcrossFiles } from "../../src/import/iogen-cross-check";
+import { buildLabAnalysis } from "../../src/lab/lab-plan";
 
 const DIR = path.join(__dirname, "..", "lab", "fixtures", "steady-state");
 const sub = fs.readFileSync(path.join(DIR, "subintervals.csv"), "utf8");
@@ -63,5 +64,17 @@ describe("steady_from across the summary and subinterval files", () => {
         message: `column steady_from: ${last + 1} is past the step's last measured subinterval (${last} in sub.csv); the summary and subinterval files are not of the same run, or one was edited`,
       },
     ]);
+  });
+});
+
+describe("the analysis runs the same check (the task pane's path)", () => {
+  it("buildLabAnalysis refuses a summary whose steady_from is past its subinterval file's last, once", () => {
+    const last = lastOfFirstStep();
+    const results = [readLabText(sub, "sub.csv"), readLabText(summaryWith(String(last + 1)), "sum.csv")];
+    expect(() => buildLabAnalysis(results)).toThrow(
+      /sum\.csv:2: column steady_from: \d+ is past the step's last measured subinterval/,
+    );
+    checkSteadyFromAcrossFiles(results);
+    expect(results[1].errors).toHaveLength(1);
   });
 });
