@@ -112,6 +112,14 @@ function nonNegative(d: DriverRobustness): boolean {
   return /^(capex|psc|pscy|residual):/.test(d.driver.key);
 }
 
+/**
+ * |move| / |value now| to 9 decimals, as the sheet's ROUND(ABS(move), 9): the rank compares
+ * distances, and the sheet's and this one can differ in the last bits (ties must stay ties).
+ */
+function distanceOf(value: number, base: number): number {
+  return Math.round(Math.abs((value - base) / base) * 1e9) / 1e9;
+}
+
 /** The cached cells of a row from the crossing found when built. */
 function cachedRow(ctx: CaseSheet, d: DriverRobustness): Record<string, CellValue> {
   const c: Crossing | null = d.nearest;
@@ -120,7 +128,7 @@ function cachedRow(ctx: CaseSheet, d: DriverRobustness): Record<string, CellValu
   return {
     break_even: c ? c.value : "none",
     move: c ? (base === 0 ? "n/a (base 0)" : (c.value - base) / Math.abs(base)) : "",
-    distance: c && base !== 0 ? Math.abs((c.value - base) / base) : "",
+    distance: c && base !== 0 ? distanceOf(c.value, base) : "",
     rival: c ? (c.rival < 0 ? "no option qualifying" : names[c.rival]) : "no other option",
     within: d.reverses ? "yes" : "no",
   };
@@ -151,9 +159,10 @@ export function breakEvenTable(ctx: CaseSheet): TablePlan {
       base: live ? native(live.input, d.driver.base) : d.driver.base,
       plausible: d.plausible,
       ...cached,
-      // SUMPRODUCT, not COUNTIF("<"&x): COUNTIF compares with x written out as text (15 digits).
+      // SUMPRODUCT, not COUNTIF("<"&x): COUNTIF compares with x written out as text (15 digits); ISNUMBER
+      // because Calc compares a text "" in an array as 0.
       rank: native(
-        `IF(ISNUMBER(${at("distance")}),SUMPRODUCT(--(${distances}<${at("distance")}))+1,"")`,
+        `IF(ISNUMBER(${at("distance")}),SUMPRODUCT(ISNUMBER(${distances})*(${distances}<${at("distance")}))+1,"")`,
         rankOf(robustness.drivers, d),
       ),
       method: live ? "solved (live)" : "probed when built",
@@ -176,7 +185,10 @@ export function breakEvenTable(ctx: CaseSheet): TablePlan {
         `IF(ISNUMBER(${be}),IF(${live.input}=0,"n/a (base 0)",(${be}-${live.input})/ABS(${live.input})),"")`,
         cached.move as number | string,
       );
-      cells.distance = native(`IF(ISNUMBER(${at("move")}),ABS(${at("move")}),"")`, cached.distance as number | string);
+      cells.distance = native(
+        `IF(ISNUMBER(${at("move")}),ROUND(ABS(${at("move")}),9),"")`,
+        cached.distance as number | string,
+      );
       cells.rival = native(
         `IF(ISNUMBER(${be}),IF(${chosenHere},INDEX(${names},MATCH(1,${flags("next_best")},0)),${sheet.cell(ctx.costs, "header", col, true)}),"no other option")`,
         cached.rival as string,
@@ -194,7 +206,7 @@ export function breakEvenTable(ctx: CaseSheet): TablePlan {
 /** 1 + the number of drivers strictly closer (the sheet's COUNTIF rank); "" without a crossing. */
 function rankOf(all: readonly DriverRobustness[], d: DriverRobustness): number | string {
   const dist = (x: DriverRobustness): number | null =>
-    x.nearest && x.driver.base !== 0 ? Math.abs((x.nearest.value - x.driver.base) / x.driver.base) : null;
+    x.nearest && x.driver.base !== 0 ? distanceOf(x.nearest.value, x.driver.base) : null;
   const mine = dist(d);
   if (mine === null) return "";
   return (

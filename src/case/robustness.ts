@@ -371,13 +371,17 @@ function probes(d: DriverSpec, side: 1 | -1, plausible: number): number[] {
   } else if (d.base === 0) values = STEPS.map((s) => side * s);
   else {
     const shares = [...new Set([...SHARES, plausible])].sort((a, b) => a - b);
-    values = shares.map((s) => d.base * (side > 0 ? 1 + s : 1 - s));
+    // base × (1 ± s), as the independent check moves an input (× 0.9, × 1.1); towards +∞ for side 1.
+    const up = (s: number): number => d.base * (d.base > 0 ? 1 + s : 1 - s);
+    const down = (s: number): number => d.base * (d.base > 0 ? 1 - s : 1 + s);
+    values = shares.map((s) => (side > 0 ? up(s) : down(s)));
   }
   // Keep them in order away from base, inside the valid range.
   const out: number[] = [];
   for (const v of values) {
     if (!inRange(v, d.range)) break;
-    if (out.length > 0 && Math.sign(v - out[out.length - 1]) !== Math.sign(v - d.base)) break;
+    const last = out.length > 0 ? out[out.length - 1] : d.base;
+    if (Math.sign(v - last) !== side) break;
     out.push(v);
   }
   return out;

@@ -496,6 +496,21 @@ function hideColumns(ws: Excel.Worksheet, from: number, to: number): void {
     ws.getRangeByIndexes(0, from, 1, to - from).getEntireColumn().columnHidden = true;
 }
 
+/**
+ * The sheet's print setup (`SheetPlan.print`): orientation, scale, print area and page breaks, where
+ * the host has the page layout API (ExcelApi 1.9); elsewhere the sheet prints with Excel's defaults.
+ */
+function applyPrint(ws: Excel.Worksheet, sheet: SheetPlan): void {
+  const p = sheet.print;
+  if (!p || typeof Office === "undefined" || !Office.context?.requirements?.isSetSupported("ExcelApi", "1.9")) return;
+  if (!ws.pageLayout || !ws.horizontalPageBreaks) return;
+  ws.pageLayout.orientation =
+    p.orientation === "portrait" ? Excel.PageOrientation.portrait : Excel.PageOrientation.landscape;
+  ws.pageLayout.zoom = { scale: p.minScale ?? p.scale };
+  ws.pageLayout.setPrintArea(p.area);
+  for (const r of p.pageBreaks) if (r > 0) ws.horizontalPageBreaks.add(`A${r + 1}`);
+}
+
 /** Columns used by a sheet's notes and tables (charts and their data go to the right of them). */
 function usedColumns(sheet: SheetPlan): number {
   let cols = sheet.notes.length > 0 ? 1 : 0;
@@ -563,13 +578,14 @@ export async function renderWorkbookPlan(plan: WorkbookPlan, options: RenderOpti
             ws,
             chart,
             chartCol,
-            { row: 1 + i * 19, col: used + 1 },
+            chart.anchor ?? { row: 1 + i * 19, col: used + 1 },
             sheet.tables.map((table) => ({ table, at: table.at })),
           );
           chartCol += 3 * Math.max(1, chart.series.length);
           charts++;
         });
         hideColumns(ws, dataCol, chartCol);
+        applyPrint(ws, sheet);
         await writer.sync(name, `freeze panes and ${sheet.charts.length} charts`, chartBytes, 0);
         written.push({ planned: sheet.name, written: name });
         report(rowsTotal);

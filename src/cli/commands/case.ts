@@ -6,7 +6,8 @@
  * opens in Excel or LibreOffice without Capacity Lab (native formulas stay live; the M/M/c
  * figures, which need the add-in's functions, are values) and optionally an offline HTML page
  * with the chart; the .xlsx gets the chart too, as a native chart over the cells
- * (`src/report/xlsx-charts.ts`). It prints the conclusion line.
+ * (`src/report/xlsx-charts.ts`). It prints the conclusion line and the confidence; options that cannot carry
+ * their load are accepted and left out of the choice, as on the sheet.
  *
  * Same output safety as `caplab report` (`writeOutputs`, `src/cli/outputs.ts`): the input is read
  * and validated before anything is written; outputs go to temporary files moved into place
@@ -26,7 +27,7 @@ import { linksToLab } from "../case-lab-links";
 import { DomainError, isDomainError } from "../../core/errors";
 import { CaseInput, parseCaseJson, quoted } from "../../case/input";
 import { renderXlsx } from "../../report/xlsx";
-import type { WorkbookPlan } from "../../workbook/plan";
+import { cellResult, type WorkbookPlan } from "../../workbook/plan";
 import { addNativeCharts } from "../../report/xlsx-charts";
 import { renderHtml } from "../../report/html";
 
@@ -41,7 +42,9 @@ Builds a business-case sheet comparing two or more options: capex at year 0, yea
 costs, optional workloads sized as M/M/c queues (servers, utilization, response time), the net
 present cost of each option (first payment now), the difference from the first option, the
 break-even capex, and a chart of cumulative discounted cost. The first line of the sheet is the
-conclusion ("B saves £X over N years at r%"); it is also printed.
+conclusion ("B saves £X over N years at r%"); it is printed, with the confidence of the choice.
+Options that cannot carry their load (or miss the case's serviceTarget) are accepted, marked and
+left out of the choice, as the sheet does.
 
 The .xlsx needs no add-in: costs and discounting are live Excel formulas over the input cells;
 the M/M/c figures are values. Examples: examples/*.json; format: docs/case.md.
@@ -196,5 +199,9 @@ export async function run(args: string[], io: CliIo): Promise<number> {
     return e instanceof UsageError ? 2 : 1;
   }
   io.out(`${built.plan.sheets[0].notes[1]}\n`);
+  // The verdict's confidence, in the words the sheet's Recommendation shows.
+  const verdict = built.plan.sheets[0].tables.find((t) => t.name === "Recommendation");
+  const confidence = verdict?.rows.find((r) => r[0] === "Confidence")?.[1];
+  if (confidence !== undefined) io.out(`Confidence: ${String(cellResult(confidence ?? null))}\n`);
   return 0;
 }
