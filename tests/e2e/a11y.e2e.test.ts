@@ -71,7 +71,8 @@ async function obscuredOnTab(page: Page): Promise<string[]> {
     await page.keyboard.press("Tab");
     const r = await page.evaluate(() => {
       const a = document.activeElement as HTMLElement | null;
-      if (!a || !a.closest("#panel-case")) return { done: true, problem: `left the Case panel at ${a?.id || a?.localName}` };
+      if (!a || !a.closest("#panel-case"))
+        return { done: true, problem: `left the Case panel at ${a?.id || a?.localName}` };
       const box = a.getBoundingClientRect();
       const bar = document.querySelector(".case-build-bar") as HTMLElement;
       const barBox = bar.getBoundingClientRect();
