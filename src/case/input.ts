@@ -219,6 +219,11 @@ export function parseCaseJson(text: string): unknown {
   return json;
 }
 
+/** A rate rounded to 1e-12 (0.1 + 0.05 is 0.15000000000000002 in binary). */
+function points(rate: number): number {
+  return Math.round(rate * 1e12) / 1e12;
+}
+
 /**
  * Checks a business case given as parsed JSON and returns it with defaults filled in.
  *
@@ -284,6 +289,11 @@ export function parseCaseInput(json: unknown): CaseInput {
     "a utilization as a fraction in (0, 1] (0.8 for 80%)",
   );
   const sensitivity = sensitivityOf(o.sensitivity);
+  // The discount rate's sensitivity is centred on the case's own rate (±5 points) unless given.
+  const givenRate = (o.sensitivity as { discountRate?: unknown } | undefined)?.discountRate as
+    { low?: unknown; high?: unknown } | undefined;
+  if (givenRate?.low === undefined) sensitivity.discountRate.low = Math.max(points(discountRate - 0.05), -0.49);
+  if (givenRate?.high === undefined) sensitivity.discountRate.high = Math.min(points(discountRate + 0.05), 0.99);
   if (o.options === undefined) fail("options", "is required (two or more options to compare)");
   const options = list(o.options, "options", 2, MAX_OPTIONS).map((v, i) =>
     option(v, `options[${i}]`, timeUnit, rateUnit, years),

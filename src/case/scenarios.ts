@@ -1,5 +1,5 @@
 /** The case's Scenarios table: each option's net present cost with every driver low, base or high (with workloads, the servers and server-cost present values behind it). */
-import { CaseSheet, makeTable, native, opt, rateCell, serversTerm, yearKey } from "./sheet-context";
+import { CaseSheet, makeTable, native, opt, rateCell, serversTerm, workloadKey, yearKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 import { purchasePvCell } from "./purchase-sensitivity";
 
@@ -84,7 +84,38 @@ function npvCells(ctx: CaseSheet, i: number): CellValue[] {
     ctx.anyWorkloads
       ? `${npv}+(${s("capex", side)}-1)*${capex}+${s("serverCost", side)}*${here(`pv_${side}`)}-${here("pv_base")}`
       : `${npv}+(${s("capex", side)}-1)*${capex}`;
-  return [native(at("low"), r.scenario.low), native(npv, r.npv), native(at("high"), r.scenario.high)];
+  return [
+    scenarioCell(ctx, i, "low", at("low"), r.scenario.low),
+    native(npv, r.npv),
+    scenarioCell(ctx, i, "high", at("high"), r.scenario.high),
+  ];
+}
+
+/**
+ * A scenario's net present cost, or "cannot carry its load" where a workload's servers at that load
+ * (a fixed staff) are no more than its load: the scenario is not costed as if it coped.
+ */
+function scenarioCell(ctx: CaseSheet, i: number, side: "low" | "high", formula: string, value: number): CellValue {
+  const o = ctx.input.options[i];
+  const capacity = ctx.capacity;
+  if (!capacity || o.workloads.length === 0) return native(formula, value);
+  const factor = ctx.input.sensitivity.load[side];
+  const cell = (j: number, col: string): string => ctx.sheet.cell(capacity, workloadKey(i, j), col);
+  const scale = ctx.shownTime.scale;
+  const service = (j: number): string =>
+    scale === 1 ? cell(j, "service_time") : `(${cell(j, "service_time")}/${scale})`;
+  const load = ctx.sheet.cell(ctx.sensitivity, "load", side, true);
+  const over = o.workloads.map((_, j) => `${cell(j, `servers_${side}`)}<=${cell(j, "rate")}*${load}*${service(j)}`);
+  const cannot = o.workloads.some(
+    (w, j) =>
+      ctx.result.options[i].workloads[j] &&
+      w.sizing.kind === "servers" &&
+      w.sizing.servers <= w.arrivalRate * factor * w.serviceTime,
+  );
+  return native(
+    `IF(OR(${over.join(",")}),"cannot carry its load",${formula})`,
+    cannot ? "cannot carry its load" : value,
+  );
 }
 
 /**

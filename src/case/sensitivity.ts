@@ -88,6 +88,12 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
       },
     ],
     rows,
+    {
+      // The discount rate's low and high are rates (5.00%), the others factors (0.70).
+      cellFormats: sensitivity.rows.flatMap((d, r) =>
+        d === "discountRate" ? [1, 2].map((col) => ({ row: r, col, numFmt: "0.00%" })) : [],
+      ),
+    },
   );
 }
 
