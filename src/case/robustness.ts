@@ -292,6 +292,30 @@ function workloadDrivers(input: CaseInput, i: number, j: number, w: Workload): D
       },
     },
   ];
+  // A growing load: its growth rate per year (a single rate) and the servers already installed.
+  if (typeof w.growth === "number")
+    out.push({
+      key: `growth:${i}:${j}`,
+      label: `${at}: growth per year`,
+      option: i,
+      base: w.growth,
+      unit: "rate",
+      linear: false,
+      set: (c, v) => (wl(c).growth = v),
+      range: { lo: -1, loOpen: true, hi: 10, hiOpen: false },
+    });
+  if (w.installed !== undefined)
+    out.push({
+      key: `installed:${i}:${j}`,
+      label: `${at}: servers installed`,
+      option: i,
+      base: w.installed,
+      unit: "servers",
+      linear: false,
+      whole: true,
+      set: (c, v) => (wl(c).installed = v),
+      range: { lo: 0, loOpen: false, hi: 1e7, hiOpen: false },
+    });
   const target = {
     key: `target:${i}:${j}`,
     label: `${at}: ${SIZING_NAME[z.kind]}`,
