@@ -5,8 +5,9 @@ import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 
 /** The Assumptions table's columns: the utilization limit only when a workload is sized. */
 export function assumptionColumns(anyWorkloads: boolean): string[] {
-  const cols = ["discount_rate", "years", "currency", "time_unit", "rate_unit"];
-  if (anyWorkloads) cols.push("utilization_limit");
+  // Time and rate units only where there are workloads to measure with them.
+  const cols = ["discount_rate", "years", "currency"];
+  if (anyWorkloads) cols.push("time_unit", "rate_unit", "utilization_limit");
   return cols;
 }
 

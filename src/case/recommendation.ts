@@ -38,7 +38,9 @@ export function confidenceText(input: CaseInput, result: CaseResult, r: Robustne
   return r.lead === null
     ? "High: the only option that qualifies; no single input moved within its plausible range changes that."
     : `High: no single input moved within its plausible range changes the choice; the lead is ` +
-        `${((r.lead / Math.abs(npv)) * 100).toFixed(1)}% of the net present cost.`;
+        (npv === 0
+          ? `${money(r.lead, cur)}.`
+          : `${((r.lead / Math.abs(npv)) * 100).toFixed(1)}% of the net present cost.`);
 }
 
 /**
@@ -91,7 +93,7 @@ function confidenceFormula(ctx: CaseSheet): string {
   const medium = `"${MEDIUM}"`;
   const high =
     `IF(${hasNext},"High: no single input moved within its plausible range changes the choice; the lead is "` +
-    `&TEXT(${lead}/ABS(${chosenCost})*100,"0.0")&"% of the net present cost.",` +
+    `&IF(${chosenCost}=0,${moneyF(lead)}&".",TEXT(${lead}/ABS(${chosenCost})*100,"0.0")&"% of the net present cost."),` +
     `"High: the only option that qualifies; no single input moved within its plausible range changes that.")`;
   return (
     `IF(SUM(${flags("chosen")})=0,"Low: no option qualifies (see Choice and Capacity).",` +

@@ -22,8 +22,9 @@
  *
  * The guess: spreadsheets' IRR is Newton's method from a guess (10 % by default, 20 steps in
  * Excel) and fails or finds another root from far away (LibreOffice at −15 %; IRR({−100, 230,
- * −132}) is 10 % from 0 and 20 % from 0.5). {@link returnMeasure} gives the chosen root rounded to
- * six significant digits as the guess: Newton starts within 1e-6 of it and converges there.
+ * −132}) is 10 % from 0 and 20 % from 0.5). {@link returnMeasure} gives the chosen root itself as
+ * the guess: Newton starts at it and stays (a rounded guess fails near −100 %: −0.999999996 to six
+ * digits is −1, where the NPV divides by zero).
  *
  * Cost: O(N) per NPV evaluation; one sign change ~100 evaluations; several ~4,000 + 60 per root.
  */
@@ -82,9 +83,9 @@ function scanRoots(flows: readonly number[]): number[] {
   return vs.map((v) => 1 / v - 1).sort((a, b) => a - b);
 }
 
-/** Six significant digits: a spreadsheet guess near the root. */
+/** The spreadsheet IRR's guess: the root itself. */
 function guessOf(rate: number): number {
-  return Number(rate.toPrecision(6));
+  return rate;
 }
 
 /**

@@ -12,7 +12,7 @@ describe("returnMeasure", () => {
     const m = returnMeasure(flows);
     expect(m.shape).toBe("invest-then-save");
     expectRelClose(m.rate, 0.21525043702153024, 1e-12);
-    expect(m.guess).toBe(0.21525);
+    expect(m.guess).toBe(m.rate);
     expect(flows).toEqual([-150000, 100000, 100000]);
   });
 
