@@ -4,9 +4,12 @@
  * request with its serialized size), so the pane and the tests need no Office objects.
  *
  * How it writes (docs/excel/performance.md, excel-add-ins-ranges-large.md):
- * - each table's cells as 2-D `Range.numberFormat` + `Range.values` blocks (≤ 20,000 rows and
- *   ≤ ~3.4 MB of JSON each, one sync per block, calculation suspended while writing), then one
- *   `sheet.tables.add` over the written range — never row by row;
+ * - each table's cells as 2-D `Range.numberFormat` + `Range.values` blocks (≤ 4,000 rows and
+ *   ≤ ~3.8 MB of JSON each, one sync per block, calculation suspended while writing), then one
+ *   `sheet.tables.add` over the written range — never row by row. Each block is converted in a
+ *   task of its own while the previous request is on its way, just before it is queued; its size
+ *   bounds the pane's longest task (queueing, Office.js serializing the request) and the host's;
+ *   see {@link SLICE_ROWS};
  * - a request refused as too large (`RequestPayloadSizeLimitExceeded`, Excel on the web) is sent
  *   again in blocks half the size;
  * - number formats before values, so text that begins with = + - @ tab CR stays text;
@@ -38,7 +41,6 @@ import {
   tableRowCount,
 } from "../workbook/plan";
 import {
-  MAX_BLOCK_ROWS,
   MAX_REQUEST_BYTES,
   RowBlock,
   formatRuns,
@@ -48,6 +50,15 @@ import {
   jsonBytes,
   rowBlocks,
 } from "../report/blocks";
+
+/**
+ * Most rows per request the pane sends. Below Microsoft's 5k–20k rows advised for throughput
+ * (excel-add-ins-ranges-large.md), because each block is converted, then queued and serialized
+ * by Office.js, in one task of the pane's thread: at ~350 bytes a Subintervals row, 4,000 rows are
+ * ~1.4 MB, and a 1,000,000-row import keeps its longest task near a quarter of what 20,000-row,
+ * 3.8 MB blocks took (docs/benchmarks.md, bench:pane), for ~250 round trips instead of ~90.
+ */
+export const SLICE_ROWS = 4_000;
 
 /** The requirement set the renderer needs: series.add/setValues, freezePanes, chart series types (1.7). */
 export const REQUIRED_EXCEL_API = "1.7";
@@ -69,8 +80,10 @@ export interface RenderOptions {
   onProgress?: (p: RenderProgress) => void;
   /** Checked between requests; when aborted, writing stops with a {@link RenderCancelled}. */
   signal?: AbortSignal;
-  /** Payload budget per request (default 4,000,000 bytes). */
+  /** Payload budget per request (default 4,500,000 bytes). */
   maxRequestBytes?: number;
+  /** Most table rows per request (default {@link SLICE_ROWS}). */
+  maxRowsPerRequest?: number;
 }
 
 /** One request sent (one `context.sync`). */
@@ -212,7 +225,7 @@ class Writer {
     let start = 0;
     while (start < n) {
       let failed = false;
-      const blocks = rowBlocks(table, addin, budget, MAX_BLOCK_ROWS, start);
+      const blocks = rowBlocks(table, addin, budget, this.options.maxRowsPerRequest ?? SLICE_ROWS, start);
       for (let next = blocks.next(); !next.done;) {
         const block = next.value;
         const bytes = this.queueBlock(ws, block, at) + pendingBytes;

@@ -254,8 +254,8 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-e2e-cancel-"));
     const file = path.join(dir, "subintervals-40k.csv");
     await writeIogenCsv(file, 40_000, 2_500);
-    // An Excel that refuses requests over 1 MB: the renderer's ~3.4 MB blocks are refused and resent smaller.
-    const s = await openPane(server.url, { hostOptions: { maxRequestBytes: 1_000_000 } });
+    // An Excel that refuses requests over 300 kB: the renderer's 4,000-row blocks are larger, refused and resent smaller.
+    const s = await openPane(server.url, { hostOptions: { maxRequestBytes: 300_000 } });
     try {
       const { page } = s;
       await chooseFiles(page, file, /1 file ready/);
@@ -279,7 +279,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
       expect(await page.isVisible("#import-remove-sheets")).toBe(true);
       const wb = await page.evaluate(() => {
         const book = (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook;
-        // The first data row of Subintervals arrived (after its ~3.4 MB block was refused and resent smaller).
+        // The first data row of Subintervals arrived (after its first block was refused and resent smaller).
         const sub = book.sheet("Subintervals");
         return {
           tables: book.tables.map((t) => t.name),

@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { createFakeHost, FakeHost, FakeSheet, installFakeHost } from "./fake-excel";
 import * as wrappers from "../../src/functions/functions";
-import { renderWorkbookPlan, RenderCancelled } from "../../src/excel/render-plan";
+import { renderWorkbookPlan, RenderCancelled, SLICE_ROWS } from "../../src/excel/render-plan";
 import { formatRuns, freeSheetName, MAX_REQUEST_BYTES, needsTextFormat, rowBlocks } from "../../src/report/blocks";
 import { samplePoints } from "../../src/workbook/plan";
 import { WorkbookPlan, TablePlan, columnIndex, columnLetter } from "../../src/workbook/plan";
@@ -105,9 +105,12 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     // The measured size of each block is what went over the wire (the fake serializes the request).
     for (const [i, r] of result.requests.entries())
       if (r.rows > 1000) expect(Math.abs(r.bytes - requests[i].bytes) / requests[i].bytes).toBeLessThan(0.05);
-    // 200,000 rows × 15 columns: at least 200000/20000 = 10 blocks; ~3.4 MB per block means more.
+    // 200,000 rows × 15 columns in blocks of at most SLICE_ROWS (4,000) rows: 50 data requests.
     const dataRequests = requests.filter((r) => r.calculationSuspended);
-    expect(dataRequests.length).toBeGreaterThanOrEqual(10);
+    expect(dataRequests.length).toBe(200_000 / SLICE_ROWS);
+    const rowsSent = result.requests.filter((r) => /rows \d+-\d+$/.test(r.what)).map((r) => r.rows);
+    expect(Math.max(...rowsSent)).toBe(SLICE_ROWS);
+    expect(rowsSent.reduce((a, b) => a + b, 0)).toBe(200_000);
     expect(requests.every((r) => !r.refused)).toBe(true);
     expect(result.requests.length).toBe(requests.length);
     const s = host.workbook.sheet("Subintervals")!;
@@ -129,7 +132,8 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
       warnings: [],
       sheets: [{ name: "Subintervals", notes: [], freezeHeader: false, tables: [bigTable(20_000)], charts: [] }],
     };
-    const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    // 20,000-row blocks (~3.4 MB): over this Excel's 1 MB, under the renderer's own budget.
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: false, maxRowsPerRequest: 20_000 });
     expect(result.retries).toBeGreaterThan(0);
     expect(host.workbook.requests.some((r) => r.refused)).toBe(true);
     const s = host.workbook.sheet("Subintervals")!;
@@ -223,7 +227,9 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
       warnings: [],
       sheets: [{ name: "Labels", notes: [], freezeHeader: false, tables: [table], charts: [] }],
     };
-    const result = await renderWorkbookPlan(plan, { functionsRegistered: false });
+    // Blocks of up to 20,000 rows, so the byte budget (not the row cap) cuts them: counted in UTF-16
+    // units rather than UTF-8 bytes, a block of these labels would be about twice 5 MB.
+    const result = await renderWorkbookPlan(plan, { functionsRegistered: false, maxRowsPerRequest: 20_000 });
     expect(result.retries).toBe(0);
     expect(host.workbook.requests.every((r) => !r.refused && r.bytes < 5_000_000)).toBe(true);
     expect(host.workbook.sheet("Labels")!.valueAt(rows, 0)).toBe("€".repeat(200));
