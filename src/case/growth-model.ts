@@ -121,8 +121,19 @@ export function presentValue(amounts: readonly number[], rate: number): number {
   return amounts.reduce((s, x, t) => s + x / Math.pow(1 + rate, t), 0);
 }
 
-/** The first year any of an option's workloads runs out of its installed servers, null when none does. */
-export function optionRunsOutIn(plans: readonly WorkloadPlans[]): number | null {
-  const years = plans.map((p) => p.base.runsOutIn).filter((y): y is number => y !== null);
+/** The servers a plan starts from (installed before year 0): in service in year 0 less those bought then. */
+export function installedOf(plan: PoolPlan): number {
+  return plan.years[0].inService - plan.years[0].bought;
+}
+
+/**
+ * The first year any of an option's workloads with servers installed runs out of them; null when
+ * none does within the years; undefined when the option has no servers installed (it buys all it
+ * needs, nothing runs out).
+ */
+export function optionRunsOutIn(plans: readonly WorkloadPlans[]): number | null | undefined {
+  const installed = plans.filter((p) => installedOf(p.base) > 0);
+  if (installed.length === 0) return undefined;
+  const years = installed.map((p) => p.base.runsOutIn).filter((y): y is number => y !== null);
   return years.length === 0 ? null : Math.min(...years);
 }

@@ -143,7 +143,10 @@ export function growthTable(ctx: CaseSheet): TablePlan | undefined {
         w.installed ?? 0,
         w.purchaseUnit ?? 1,
         w.purchasePolicy ?? "asNeeded",
-        native(`IF(COUNT(${short})=0,"never",MIN(${short}))`, runsOut ?? "never"),
+        native(
+          `IF(${sheet.cell(block, workloadKey(i, j), "installed")}=0,"nothing installed",IF(COUNT(${short})=0,"never",MIN(${short})))`,
+          (w.installed ?? 0) === 0 ? "nothing installed" : (runsOut ?? "never"),
+        ),
       ]);
     }),
   );

@@ -16,11 +16,19 @@ function soleGrowth(input: CaseInput, i: number): number | null {
   return growing.length === 1 && typeof growing[0].growth === "number" ? growing[0].growth : null;
 }
 
-/** The runs-out words of every option with workloads, as text now. */
+/** The options the runs-out words are about: those with servers installed (the others buy all they need). */
+function withInstalled(result: CaseResult): number[] {
+  return result.options.map((o, i) => (o.runsOutIn === undefined ? -1 : i)).filter((i) => i >= 0);
+}
+
+/** Said when no option has servers installed. */
+const NONE_INSTALLED = "No option has servers installed: each buys what it needs from year 0.";
+
+/** The runs-out words of every option with servers installed, as text now. */
 export function runsOutText(input: CaseInput, result: CaseResult): string {
   const parts: string[] = [];
-  input.options.forEach((o, i) => {
-    if (o.workloads.length === 0) return;
+  withInstalled(result).forEach((i) => {
+    const o = input.options[i];
     const year = result.options[i].runsOutIn;
     const g = soleGrowth(input, i);
     parts.push(
@@ -29,7 +37,7 @@ export function runsOutText(input: CaseInput, result: CaseResult): string {
         : `${o.name} runs out in year ${year}${g === null ? "" : ` at ${percent(g)} growth`}`,
     );
   });
-  return parts.join("; ") + ".";
+  return parts.length === 0 ? NONE_INSTALLED : parts.join("; ") + ".";
 }
 
 /** The same words as a formula over the Growth table (option names from the Costs header). */
@@ -37,9 +45,9 @@ export function runsOutFormula(ctx: CaseSheet): string {
   const { input, sheet, costs } = ctx;
   const growth = ctx.growth as NonNullable<CaseSheet["growth"]>;
   const parts: string[] = [];
-  input.options.forEach((o, i) => {
+  withInstalled(ctx.result).forEach((i) => {
+    const o = input.options[i];
     const n = o.workloads.length;
-    if (n === 0) return;
     const years = sheet.span(growth, [workloadKey(i, 0), "runs_out"], [workloadKey(i, n - 1), "runs_out"], true);
     const name = sheet.cell(costs, "header", opt(i), true);
     const j = o.workloads.findIndex((w) => w.growth !== undefined);
@@ -51,7 +59,7 @@ export function runsOutFormula(ctx: CaseSheet): string {
       `IF(COUNT(${years})=0,${name}&" does not run out within ${yearsText(input.years)}",${name}&" runs out in year "&MIN(${years})${g})`,
     );
   });
-  return parts.join(`&"; "&`) + `&"."`;
+  return parts.length === 0 ? `"${NONE_INSTALLED}"` : parts.join(`&"; "&`) + `&"."`;
 }
 
 /** Whether an option's installed servers run out within the years (then the conclusion says so). */

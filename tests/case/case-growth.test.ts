@@ -159,3 +159,35 @@ describe("examples/growing-datastore.json against the same generator", () => {
     expect(c.result.options[1].runsOutIn).toBeNull();
   });
 });
+
+describe("growth 0 gives today's case", () => {
+  const examples = ["storage-replacement.json", "nfs-vs-fc-70k-iops.json", "merging-helpdesks.json"];
+  it.each(examples)(
+    "%s: with growth 0 on every sized workload, the same cash flows, NPVs, servers and conclusion",
+    (file) => {
+      const json = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "examples", file), "utf8"));
+      const today = casePlanFromJson(json);
+      const zero = structuredClone(json) as { options: { workloads?: { sizing: object; growth?: number }[] }[] };
+      let grown = 0;
+      for (const o of zero.options)
+        for (const w of o.workloads ?? [])
+          if (!("servers" in w.sizing)) {
+            w.growth = 0;
+            grown++;
+          }
+      const planned = casePlanFromJson(zero);
+      if (grown > 0) expect(planned.plan.sheets[0].tables.some((t) => t.name === "PurchasePlan")).toBe(true);
+      planned.result.options.forEach((o, i) => {
+        const t = today.result.options[i];
+        expect([o.cashflows, o.npv, o.servers, o.upfront, o.running]).toEqual([
+          t.cashflows,
+          t.npv,
+          t.servers,
+          t.upfront,
+          t.running,
+        ]);
+      });
+      expect(planned.plan.sheets[0].notes[1]).toBe(today.plan.sheets[0].notes[1]);
+    },
+  );
+});
