@@ -136,8 +136,9 @@ pub struct RunArgs {
     /// How SEEN_ENOUGH allows for correlated subintervals: iid, ivy (k = 2) or ar1.
     #[arg(long, value_enum, default_value_t = DEFAULT_SEEN_ENOUGH.method)]
     pub seen_enough_method: SeenEnoughMethod,
-    /// Shortest steady-state window SEEN_ENOUGH accepts, in subintervals (at least 90; raise it for
-    /// slow warm-ups). With --seen-enough-transient off: the shortest window (ar1 uses at least 30).
+    /// Shortest steady-state window SEEN_ENOUGH accepts, in subintervals (at least 90, and never
+    /// shorter than 90 s whatever --subinterval is; raise it for slow warm-ups). With
+    /// --seen-enough-transient off: the shortest window (ar1 uses at least 30).
     #[arg(long, value_name = "N", default_value_t = DEFAULT_SEEN_ENOUGH.min_samples)]
     pub seen_enough_min: usize,
     /// Whether SEEN_ENOUGH first finds where steady state begins (detect) or judges precision alone
