@@ -23,6 +23,7 @@ import { cellResult, CellValue, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
+import { builtOnce, relaid } from "./growth-compare";
 
 const ROOT = path.join(__dirname, "..", "..");
 const SOFFICE = findSoffice();
@@ -164,54 +165,6 @@ function differences(got: Map<string, number | string>, plan: CasePlan): string[
   for (const [key, want] of plannedCells(plan.plan))
     if (!same(got.get(key), want, scale)) out.push(`${key}: LibreOffice ${String(got.get(key))}, the case ${want}`);
   return out;
-}
-
-/**
- * Cells the case computes once, when it is built, by design of the decision layer: the break-even
- * moves found by probing ("probed when built", values rather than formulas), the ranks over them,
- * and the confidence verdict and closest break-even worded from them. An edit on the sheet cannot
- * move them; everything else must follow it.
- */
-function builtOnce(layout: CasePlan): Set<string> {
-  const out = new Set<string>();
-  const tables = layout.plan.sheets[0].tables;
-  const be = tables.find((t) => t.name === "BreakEven");
-  if (be) {
-    const col = (key: string): number => be.at!.col + be.columns.findIndex((c) => c.key === key);
-    be.rows.forEach((row, i) => {
-      const probed = cellResult(row[be.columns.findIndex((c) => c.key === "method")]) === "probed when built";
-      const keys = probed ? ["break_even", "move", "distance", "rival", "within", "rank"] : ["rank"];
-      for (const k of keys) out.add(`${be.at!.row + 1 + i},${col(k)}`);
-    });
-  }
-  const rec = tables.find((t) => t.name === "Recommendation");
-  rec?.rows.forEach((row, i) => {
-    if (/^(Confidence|Closest break-even)/.test(String(cellResult(row[0]))))
-      out.add(`${rec.at!.row + 1 + i},${rec.at!.col + 1}`);
-  });
-  return out;
-}
-
-/** Tables whose rows are ordered by their figures when the sheet is built (matched by their first cell). */
-const BY_DRIVER = ["Sensitivity", "BreakEven"];
-
-/**
- * `want`'s values laid out as `layout` is (same tables; the Sensitivity rows matched by driver,
- * since their order by swing may change with an edit).
- */
-function relaid(want: CasePlan, layout: CasePlan): CasePlan {
-  const copy = structuredClone(layout);
-  const tables = copy.plan.sheets[0].tables;
-  want.plan.sheets[0].tables.forEach((t, k) => {
-    const target = tables[k];
-    if (target.name !== t.name || target.rows.length !== t.rows.length) throw new Error(`layout differs at ${t.name}`);
-    target.rows = t.rows.map((row, i) =>
-      BY_DRIVER.includes(t.name) ? (t.rows.find((r) => r[0] === target.rows[i][0]) as CellValue[]) : row,
-    );
-  });
-  copy.plan.sheets[0].notes = [...want.plan.sheets[0].notes];
-  copy.result = want.result;
-  return copy;
 }
 
 const describeLo = (name: string, fn: () => void): void =>
