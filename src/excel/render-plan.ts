@@ -4,7 +4,7 @@
  * request with its serialized size), so the pane and the tests need no Office objects.
  *
  * How it writes (docs/excel/performance.md, excel-add-ins-ranges-large.md):
- * - each table's cells as 2-D `Range.numberFormat` + `Range.values` blocks (≤ 4,000 rows and
+ * - each table's cells as 2-D `Range.numberFormat` + `Range.values` blocks (≤ 5,000 rows and
  *   ≤ ~3.8 MB of JSON each, one sync per block, calculation suspended while writing), then one
  *   `sheet.tables.add` over the written range — never row by row. Each block is converted in a
  *   task of its own while the previous request is on its way, just before it is queued; its size
@@ -52,13 +52,13 @@ import {
 } from "../report/blocks";
 
 /**
- * Most rows per request the pane sends. Below Microsoft's 5k–20k rows advised for throughput
- * (excel-add-ins-ranges-large.md), because each block is converted, then queued and serialized
- * by Office.js, in one task of the pane's thread: at ~350 bytes a Subintervals row, 4,000 rows are
- * ~1.4 MB, and a 1,000,000-row import keeps its longest task near a quarter of what 20,000-row,
- * 3.8 MB blocks took (docs/benchmarks.md, bench:pane), for ~250 round trips instead of ~90.
+ * Most rows per request the pane sends: the low end of the 5k–20k rows Microsoft advises for
+ * large writes (excel-add-ins-ranges-large.md), because each block is converted, then queued and
+ * serialized by Office.js, in one task of the pane's thread, and the host applies it in one go: a
+ * 1,000,000-row import's longest task shrinks with the block (docs/benchmarks.md, bench:pane), for
+ * ~210 round trips instead of ~95 of up to 3.8 MB.
  */
-export const SLICE_ROWS = 4_000;
+export const SLICE_ROWS = 5_000;
 
 /** The requirement set the renderer needs: series.add/setValues, freezePanes, chart series types (1.7). */
 export const REQUIRED_EXCEL_API = "1.7";
@@ -136,9 +136,21 @@ export function missingRequirements(): string | null {
   );
 }
 
-/** Resolves in a later task (after the host has painted and run due timers). */
+/**
+ * Resolves in a later task (the host paints and runs due timers in between): a message to a
+ * channel of our own, because a setTimeout(0) nested in timers is held back to 4 ms (HTML
+ * Standard, timers: nesting level over 5), which over hundreds of blocks adds seconds.
+ */
 function nextTask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel === "undefined") return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(null);
+  });
 }
 
 function isPayloadTooLarge(e: unknown): boolean {

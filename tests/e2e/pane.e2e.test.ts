@@ -254,7 +254,7 @@ describe("task pane in headless Chromium with an in-memory Excel", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-e2e-cancel-"));
     const file = path.join(dir, "subintervals-40k.csv");
     await writeIogenCsv(file, 40_000, 2_500);
-    // An Excel that refuses requests over 300 kB: the renderer's 4,000-row blocks are larger, refused and resent smaller.
+    // An Excel that refuses requests over 300 kB: the renderer's 5,000-row blocks are larger, refused and resent smaller.
     const s = await openPane(server.url, { hostOptions: { maxRequestBytes: 300_000 } });
     try {
       const { page } = s;

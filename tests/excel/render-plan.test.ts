@@ -105,7 +105,7 @@ describe("renderWorkbookPlan against the in-memory Excel", () => {
     // The measured size of each block is what went over the wire (the fake serializes the request).
     for (const [i, r] of result.requests.entries())
       if (r.rows > 1000) expect(Math.abs(r.bytes - requests[i].bytes) / requests[i].bytes).toBeLessThan(0.05);
-    // 200,000 rows × 15 columns in blocks of at most SLICE_ROWS (4,000) rows: 50 data requests.
+    // 200,000 rows × 15 columns in blocks of at most SLICE_ROWS (5,000) rows: 40 data requests.
     const dataRequests = requests.filter((r) => r.calculationSuspended);
     expect(dataRequests.length).toBe(200_000 / SLICE_ROWS);
     const rowsSent = result.requests.filter((r) => /rows \d+-\d+$/.test(r.what)).map((r) => r.rows);
