@@ -336,7 +336,7 @@ function report(
       `(runs: ${reportSeconds.map(sec).join(", ")} s).`,
     "Rerun: `npm run bench:pane` (it builds dist/ and lib/ first; add `-- --write` to replace this section).",
     "",
-    "| build | Subinterval rows to write | round trip | round trips (largest request bytes) | read + preview s | analyse + write s | of it writing s | total s | total ÷ `caplab report` | longest gap, progress display | heartbeat gap (50 ms timer) | longest task | Chromium PSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB |",
+    "| build | Subinterval rows to write | round trip | round trips (largest request bytes) | read + preview s | analyse + write s | of it writing s | total s | total ÷ `caplab report` | longest gap, progress display | heartbeat gap (50 ms timer) | longest task, median of runs (largest) | Chromium PSS (sum) MiB, peak (idle) | largest process RSS MiB, peak (idle) | main-thread JS heap MiB |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const c of configs) {
@@ -348,7 +348,7 @@ function report(
         `${sec(med((r) => r.readSeconds))} | ${sec(med((r) => r.importSeconds))} | ` +
         `${sec(med((r) => r.writeSeconds))} | ${sec(med((r) => r.totalSeconds))} | ` +
         `**${(med((r) => r.totalSeconds) / headless).toFixed(2)}×** | ${ms(max((r) => r.maxLabelGap))} ms | ` +
-        `${ms(max((r) => r.maxBeatGap))} ms | ${ms(max((r) => r.longestTask))} ms | ` +
+        `${ms(max((r) => r.maxBeatGap))} ms | ${ms(med((r) => r.longestTask))} (${ms(max((r) => r.longestTask))}) ms | ` +
         `${mib(max((r) => r.memory.pssSum))} (${mib(med((r) => r.idle.pssSum))}) | ` +
         `${mib(max((r) => r.memory.largestRss))} (${mib(med((r) => r.idle.largestRss))}) | ` +
         `${mib(max((r) => r.heap))} |`,

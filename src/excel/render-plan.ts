@@ -56,7 +56,7 @@ import {
  * large writes (excel-add-ins-ranges-large.md), because each block is converted, then queued and
  * serialized by Office.js, in one task of the pane's thread, and the host applies it in one go: a
  * 1,000,000-row import's longest task shrinks with the block (docs/benchmarks.md, bench:pane), for
- * ~210 round trips instead of ~95 of up to 3.8 MB.
+ * ~250 round trips instead of ~100 of up to 3.8 MB.
  */
 export const SLICE_ROWS = 5_000;
 
