@@ -114,13 +114,25 @@ const SIZING_NAME = {
 
 /** Every driver of a case, with how to set it and, where linear, the options' slopes. */
 export function caseDrivers(input: CaseInput, result: CaseResult): DriverSpec[] {
+  const out: DriverSpec[] = [];
+  input.options.forEach((o, i) => out.push(...optionDrivers(input, result, i)));
+  out.push(...caseWideDrivers(input));
+  return out;
+}
+
+/** A vector of n slopes: `slope` for option i, 0 for the others. */
+function onlyOption(n: number, i: number, slope: number): number[] {
+  return Array.from({ length: n }, (_, j) => (j === i ? slope : 0));
+}
+
+/** One option's drivers: its capex, running-cost lines and escalations, one-offs, residual value, server costs, workloads. */
+function optionDrivers(input: CaseInput, result: CaseResult, i: number): DriverSpec[] {
+  const o = input.options[i];
   const n = input.options.length;
   const r = input.discountRate;
-  const only = (i: number, slope: number): number[] => Array.from({ length: n }, (_, j) => (j === i ? slope : 0));
-  const out: DriverSpec[] = [];
-  input.options.forEach((o, i) => {
-    const name = o.name;
-    out.push({
+  const name = o.name;
+  const out: DriverSpec[] = [
+    {
       key: `capex:${i}`,
       label: `${name}: capex`,
       option: i,
@@ -129,86 +141,105 @@ export function caseDrivers(input: CaseInput, result: CaseResult): DriverSpec[] 
       linear: true,
       set: (c, v) => (c.options[i].capex = v),
       range: NON_NEGATIVE,
-      slopes: only(i, 1),
+      slopes: onlyOption(n, i, 1),
+    },
+  ];
+  o.opex.forEach((_, k) => out.push(...opexDrivers(input, i, k)));
+  o.oneOff.forEach((x, k) =>
+    out.push({
+      key: `oneoff:${i}:${k}`,
+      label: `${name}: ${x.label} (one-off)`,
+      option: i,
+      base: x.amount,
+      unit: "money",
+      linear: true,
+      set: (c, v) => (c.options[i].oneOff[k].amount = v),
+      range: ANY,
+      slopes: onlyOption(n, i, discount(r, x.year)),
+    }),
+  );
+  if (result.periods > input.years)
+    out.push({
+      key: `residual:${i}`,
+      label: `${name}: residual value`,
+      option: i,
+      base: o.residualValue,
+      unit: "money",
+      linear: true,
+      set: (c, v) => (c.options[i].residualValue = v),
+      range: NON_NEGATIVE,
+      slopes: onlyOption(n, i, -discount(r, input.years)),
     });
-    o.opex.forEach((l, k) => {
-      out.push({
-        key: `opex:${i}:${k}`,
-        label: `${name}: ${l.label} per year`,
-        option: i,
-        base: l.perYear,
-        unit: "moneyPerYear",
-        linear: true,
-        set: (c, v) => (c.options[i].opex[k].perYear = v),
-        range: ANY,
-        slopes: only(i, annuity(input.years, r, l.escalation)),
-      });
-      if (l.perYear !== 0)
-        out.push({
-          key: `esc:${i}:${k}`,
-          label: `${name}: ${l.label} escalation`,
-          option: i,
-          base: l.escalation,
-          unit: "rate",
-          linear: false,
-          set: (c, v) => (c.options[i].opex[k].escalation = v),
-          range: { lo: -0.5, loOpen: true, hi: 1, hiOpen: false },
-        });
+  if (o.workloads.length > 0) out.push(...serverCostDrivers(input, result, i));
+  o.workloads.forEach((w, j) => out.push(...workloadDrivers(input, i, j, w)));
+  return out;
+}
+
+/** A running-cost line's yearly amount (linear) and, when the line costs anything, its escalation. */
+function opexDrivers(input: CaseInput, i: number, k: number): DriverSpec[] {
+  const name = input.options[i].name;
+  const l = input.options[i].opex[k];
+  const out: DriverSpec[] = [
+    {
+      key: `opex:${i}:${k}`,
+      label: `${name}: ${l.label} per year`,
+      option: i,
+      base: l.perYear,
+      unit: "moneyPerYear",
+      linear: true,
+      set: (c, v) => (c.options[i].opex[k].perYear = v),
+      range: ANY,
+      slopes: onlyOption(input.options.length, i, annuity(input.years, input.discountRate, l.escalation)),
+    },
+  ];
+  if (l.perYear !== 0)
+    out.push({
+      key: `esc:${i}:${k}`,
+      label: `${name}: ${l.label} escalation`,
+      option: i,
+      base: l.escalation,
+      unit: "rate",
+      linear: false,
+      set: (c, v) => (c.options[i].opex[k].escalation = v),
+      range: { lo: -0.5, loOpen: true, hi: 1, hiOpen: false },
     });
-    o.oneOff.forEach((x, k) =>
-      out.push({
-        key: `oneoff:${i}:${k}`,
-        label: `${name}: ${x.label} (one-off)`,
-        option: i,
-        base: x.amount,
-        unit: "money",
-        linear: true,
-        set: (c, v) => (c.options[i].oneOff[k].amount = v),
-        range: ANY,
-        slopes: only(i, discount(r, x.year)),
-      }),
-    );
-    if (result.periods > input.years)
-      out.push({
-        key: `residual:${i}`,
-        label: `${name}: residual value`,
-        option: i,
-        base: o.residualValue,
-        unit: "money",
-        linear: true,
-        set: (c, v) => (c.options[i].residualValue = v),
-        range: NON_NEGATIVE,
-        slopes: only(i, -discount(r, input.years)),
-      });
-    if (o.workloads.length > 0) {
-      const servers = result.options[i].servers;
-      out.push(
-        {
-          key: `psc:${i}`,
-          label: `${name}: cost per server`,
-          option: i,
-          base: o.costPerServer,
-          unit: "money",
-          linear: true,
-          set: (c, v) => (c.options[i].costPerServer = v),
-          range: NON_NEGATIVE,
-          slopes: only(i, servers),
-        },
-        {
-          key: `pscy:${i}`,
-          label: `${name}: cost per server per year`,
-          option: i,
-          base: o.costPerServerPerYear,
-          unit: "moneyPerYear",
-          linear: true,
-          set: (c, v) => (c.options[i].costPerServerPerYear = v),
-          range: NON_NEGATIVE,
-          slopes: only(i, servers * annuity(input.years, r)),
-        },
-      );
-    }
-    o.workloads.forEach((w, j) => out.push(...workloadDrivers(input, i, j, w)));
-  });
+  return out;
+}
+
+/** The cost per server and per server-year of an option with workloads (linear in its servers). */
+function serverCostDrivers(input: CaseInput, result: CaseResult, i: number): DriverSpec[] {
+  const o = input.options[i];
+  const n = input.options.length;
+  const servers = result.options[i].servers;
+  return [
+    {
+      key: `psc:${i}`,
+      label: `${o.name}: cost per server`,
+      option: i,
+      base: o.costPerServer,
+      unit: "money",
+      linear: true,
+      set: (c, v) => (c.options[i].costPerServer = v),
+      range: NON_NEGATIVE,
+      slopes: onlyOption(n, i, servers),
+    },
+    {
+      key: `pscy:${i}`,
+      label: `${o.name}: cost per server per year`,
+      option: i,
+      base: o.costPerServerPerYear,
+      unit: "moneyPerYear",
+      linear: true,
+      set: (c, v) => (c.options[i].costPerServerPerYear = v),
+      range: NON_NEGATIVE,
+      slopes: onlyOption(n, i, servers * annuity(input.years, input.discountRate)),
+    },
+  ];
+}
+
+/** The drivers of the whole case: every arrival rate together, the discount rate, the service target. */
+function caseWideDrivers(input: CaseInput): DriverSpec[] {
+  const out: DriverSpec[] = [];
   if (input.options.some((o) => o.workloads.length > 0))
     out.push({
       key: "load",
@@ -227,7 +258,7 @@ export function caseDrivers(input: CaseInput, result: CaseResult): DriverSpec[] 
     key: "rate",
     label: "Discount rate",
     option: null,
-    base: r,
+    base: input.discountRate,
     unit: "rate",
     linear: false,
     set: (c, v) => (c.discountRate = v),
@@ -316,6 +347,15 @@ function workloadDrivers(input: CaseInput, i: number, j: number, w: Workload): D
       set: (c, v) => (wl(c).installed = v),
       range: { lo: 0, loOpen: false, hi: 1e7, hiOpen: false },
     });
+  out.push(...sizingDrivers(at, i, j, w));
+  return out;
+}
+
+/** The sizing target of a workload (servers, utilization, response, or service level and its time). */
+function sizingDrivers(at: string, i: number, j: number, w: Workload): DriverSpec[] {
+  const wl = (c: CaseInput): Workload => c.options[i].workloads[j];
+  const z = w.sizing;
+  const out: DriverSpec[] = [];
   const target = {
     key: `target:${i}:${j}`,
     label: `${at}: ${SIZING_NAME[z.kind]}`,
