@@ -161,15 +161,14 @@ export function whatIfChoices(tables: ReadTable[]): WhatIfChoice[] {
   return out;
 }
 
-/** Reads the What-if Inputs tables of the open workbook (none: an empty list). */
-export async function readWhatIfChoices(): Promise<WhatIfChoice[]> {
+/** Reads every table of the open workbook whose name `matches`: its name, sheet, position and values. */
+async function readTables(matches: (name: string) => boolean): Promise<ReadTable[]> {
   return Excel.run(async (context) => {
     const tables = context.workbook.tables;
     tables.load("items/name");
     await context.sync();
-    const base = whatIfInputsLayout().table;
     const reads = tables.items
-      .filter((t) => isWhatIfTable(t.name, base))
+      .filter((t) => matches(t.name))
       .map((t) => {
         const range = t.getRange();
         range.load("rowIndex,columnIndex,values");
@@ -177,16 +176,20 @@ export async function readWhatIfChoices(): Promise<WhatIfChoice[]> {
         return { t, range };
       });
     await context.sync();
-    return whatIfChoices(
-      reads.map(({ t, range }) => ({
-        name: t.name,
-        sheet: t.worksheet.name,
-        row: range.rowIndex,
-        col: range.columnIndex,
-        values: range.values,
-      })),
-    );
+    return reads.map(({ t, range }) => ({
+      name: t.name,
+      sheet: t.worksheet.name,
+      row: range.rowIndex,
+      col: range.columnIndex,
+      values: range.values,
+    }));
   });
+}
+
+/** Reads the What-if Inputs tables of the open workbook (none: an empty list). */
+export async function readWhatIfChoices(): Promise<WhatIfChoice[]> {
+  const base = whatIfInputsLayout().table;
+  return whatIfChoices(await readTables((name) => isWhatIfTable(name, base)));
 }
 
 /**
@@ -195,30 +198,8 @@ export async function readWhatIfChoices(): Promise<WhatIfChoice[]> {
  * @returns the choices (empty when no analysis is in the workbook)
  */
 export async function readCpuCostChoices(): Promise<CpuCostChoice[]> {
-  return Excel.run(async (context) => {
-    const tables = context.workbook.tables;
-    tables.load("items/name");
-    await context.sync();
-    const base = cpuFitLayout().table;
-    const reads = tables.items
-      .filter((t) => isCpuFitTable(t.name, base))
-      .map((t) => {
-        const range = t.getRange();
-        range.load("rowIndex,columnIndex,values");
-        t.worksheet.load("name");
-        return { t, range };
-      });
-    await context.sync();
-    return cpuCostChoices(
-      reads.map(({ t, range }) => ({
-        name: t.name,
-        sheet: t.worksheet.name,
-        row: range.rowIndex,
-        col: range.columnIndex,
-        values: range.values,
-      })),
-    );
-  });
+  const base = cpuFitLayout().table;
+  return cpuCostChoices(await readTables((name) => isCpuFitTable(name, base)));
 }
 
 /**
