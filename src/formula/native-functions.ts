@@ -400,15 +400,6 @@ const NATIVE: Record<string, (values: Value[], argCount: number) => Value> = {
   AVERAGE: ofNumbers((xs) =>
     xs.length === 0 ? errorValue("#DIV/0!", "AVERAGE of no numbers") : xs.reduce((s, x) => s + x, 0) / xs.length,
   ),
-  ABS: numeric((x) => Math.abs(x)),
-  SQRT: numeric((x) => (x < 0 ? errorValue("#NUM!", "SQRT of a negative number") : Math.sqrt(x))),
-  // The case sheet's sizing rounds to 12 significant digits with ROUND(x,11-INT(LOG10(ABS(x)+1E-300))).
-  LOG10: numeric((x) => (x <= 0 ? errorValue("#NUM!", "LOG10 of a number ≤ 0") : Math.log10(x))),
-  INT: numeric((x) => Math.floor(x)),
-  ROUND: round("round"),
-  ROUNDUP: round("up"),
-  ROUNDDOWN: round("down"),
-  EXP: numeric((x) => finite(Math.exp(x))),
   // Microsoft, "NA function": returns #N/A.
   NA: () => errorValue("#N/A", "NA()"),
   SUMPRODUCT: sumProduct,
@@ -485,6 +476,7 @@ export const NATIVE_FUNCTION_NAMES: readonly string[] = [
   "IF",
   "INDEX",
   ...Object.keys(SPECIAL),
+  ...Object.keys(ELEMENTWISE),
   ...Object.keys(NATIVE),
 ];
 
