@@ -552,11 +552,19 @@ fn drift_allowance(w: &[f64], mean: f64) -> f64 {
     STEADY_DRIFT_WEIGHT * (mean - m2).abs() / mean.abs()
 }
 
-/// Trend statistic of `y` (length ≥ 3): least-squares slope b on the index over its standard error,
-/// `SE² = c²·s_e²·12/(L(L² − 1))`, s_e² the residual variance (divisor L − 2), c² = 1 (`iid`),
-/// 4 (`ivy`) or (1 + ρ)/(1 − ρ) (`ar1`, ρ = clip(r_e + (1 + 4r_e)/L, 0, 0.95) from the residuals'
-/// lag-1 autocorrelation). 0 for a flat noiseless window, ±∞ for a noiseless slope.
-pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
+/// A least-squares line over the index of `y`, centred: its length, mean, centre (L − 1)/2, Sxx,
+/// slope, residual sum of squares and the residuals' lag-1 cross sum.
+struct LineFit {
+    len: f64,
+    mean: f64,
+    centre: f64,
+    sxx: f64,
+    b: f64,
+    sse: f64,
+    lag: f64,
+}
+
+fn line_fit(y: &[f64]) -> LineFit {
     let len = y.len() as f64;
     let mean = y.iter().sum::<f64>() / len;
     let centre = (len - 1.0) / 2.0;
@@ -572,6 +580,15 @@ pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
         }
         prev = e;
     }
+    LineFit { len, mean, centre, sxx, b, sse, lag }
+}
+
+/// Trend statistic of `y` (length ≥ 3): least-squares slope b on the index over its standard error,
+/// `SE² = c²·s_e²·12/(L(L² − 1))`, s_e² the residual variance (divisor L − 2), c² = 1 (`iid`),
+/// 4 (`ivy`) or (1 + ρ)/(1 − ρ) (`ar1`, ρ = clip(r_e + (1 + 4r_e)/L, 0, 0.95) from the residuals'
+/// lag-1 autocorrelation). 0 for a flat noiseless window, ±∞ for a noiseless slope.
+pub fn trend_t(y: &[f64], method: SeenEnoughMethod) -> f64 {
+    let LineFit { len, sxx, b, sse, lag, .. } = line_fit(y);
     let k2 = long_run_factor(method, len, || if sse > 0.0 { lag / sse } else { 0.0 });
     let se = (k2 * sse / (len - 2.0) / sxx).sqrt();
     if se > 0.0 {
@@ -718,21 +735,7 @@ fn steady_state_steps(
 /// s_e the residual SD (divisor L − 2), k = 1 (`iid`), 2 (`ivy`) or the AR(1) factor of the
 /// residuals (`ar1`: [`ar1_inflation`] of [`ar1_rho`] of their lag-1 autocorrelation). h_ℓ = +∞ when ℓ = 0.
 pub fn trend_end_level(w: &[f64], confidence: f64, method: SeenEnoughMethod) -> (f64, f64) {
-    let len = w.len() as f64;
-    let mean = w.iter().sum::<f64>() / len;
-    let centre = (len - 1.0) / 2.0;
-    let sxy: f64 = w.iter().enumerate().map(|(i, v)| (i as f64 - centre) * (v - mean)).sum();
-    let sxx = len * (len * len - 1.0) / 12.0;
-    let b = sxy / sxx;
-    let (mut sse, mut lag, mut prev) = (0.0, 0.0, 0.0);
-    for (i, v) in w.iter().enumerate() {
-        let e = v - mean - b * (i as f64 - centre);
-        sse += e * e;
-        if i > 0 {
-            lag += prev * e;
-        }
-        prev = e;
-    }
+    let LineFit { len, mean, centre, sxx, b, sse, lag } = line_fit(w);
     let level = mean + b * centre;
     if level == 0.0 {
         return (level, f64::INFINITY);
