@@ -75,8 +75,11 @@ const SERIES: { file: string; dt: number; label: string }[] = [
   { file: "fio-sparse-2g-100ms-c.log", dt: 0.1, label: "C: fio, sparse 2 GiB file" },
   { file: "fio-capped-2g-100ms-e.log", dt: 0.1, label: "E: fio, fresh 2 GiB file, capped at 3,000 IOPS" },
   { file: "iogen-2g-100ms.csv", dt: 0.1, label: "iogen, new 2 GiB file" },
+  { file: "fio-fresh-8g-100ms-f.log", dt: 0.1, label: "F: fio, fresh 8 GiB file, quiet machine" },
+  { file: "fio-disturbed-2g-100ms-h.log", dt: 0.1, label: "H: fio, a disturber for the first 100 s (noise shrinks)" },
   { file: "fio-fresh-4g-1s-b.log", dt: 1, label: "B: fio, fresh 4 GiB file, 1-s log" },
   { file: "iogen-2g-1s.csv", dt: 1, label: "iogen, new 2 GiB file, 1-s subintervals" },
+  { file: "fio-fresh-8g-1s-g.log", dt: 1, label: "G: fio, fresh 8 GiB file, 1-s log, quiet machine" },
 ];
 
 function main(): void {

@@ -52,6 +52,8 @@ const HUNDRED_MS = [
   "fio-sparse-2g-100ms-c.log",
   "fio-capped-2g-100ms-e.log",
   "iogen-2g-100ms.csv",
+  "fio-fresh-8g-100ms-f.log",
+  "fio-disturbed-2g-100ms-h.log",
 ];
 
 describe("real series replayed at 100 ms and at 1 s", () => {
@@ -100,5 +102,129 @@ describe("real series replayed at 100 ms and at 1 s", () => {
     for (let n = 90; n <= 200 && samplesOnly === undefined; n++)
       if (seenEnough(x.slice(0, n)).seenEnough) samplesOnly = n;
     expect(samplesOnly).toBe(90);
+  });
+});
+
+/*
+ * The quiet-machine recordings (README, "Quiet machine"): where the warm-up ends is found from the raw
+ * series by methods that do not involve the rule (the README's figures come from analyse.py, which
+ * uses the same ones), and the rule's answers are held to it with margins, not to exact stops.
+ */
+
+const mean = (x: readonly number[]): number => x.reduce((a, b) => a + b, 0) / x.length;
+
+/** Seconds: the end of the first 10-s stretch of per-second values whose mean is within 5 % of the mean of the last 60 s. */
+function warmupEnd(perSec: readonly number[]): number {
+  const level = mean(perSec.slice(-60));
+  for (let k = 0; k + 10 <= perSec.length; k++)
+    if (Math.abs(mean(perSec.slice(k, k + 10)) / level - 1) <= 0.05) return k + 10;
+  return Infinity;
+}
+
+/** Seconds: the first second above the midpoint between the first 10 s' mean and the mean of the last 60 s. */
+function stepTime(perSec: readonly number[]): number {
+  const midpoint = (mean(perSec.slice(0, 10)) + mean(perSec.slice(-60))) / 2;
+  return perSec.findIndex((v) => v > midpoint) + 1;
+}
+
+/** Relative standard deviation of the values in each block of `size`. */
+function blockNoise(x: readonly number[], size: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i + size <= x.length; i += size) {
+    const b = x.slice(i, i + size);
+    const m = mean(b);
+    out.push(Math.sqrt(mean(b.map((v) => (v - m) ** 2))) / m);
+  }
+  return out;
+}
+
+const median = (x: readonly number[]): number => {
+  const s = [...x].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+
+describe("quiet machine: a fresh 8 GiB file's warm-up (F at 100 ms, G at 1 s)", () => {
+  const f = realSeries("fio-fresh-8g-100ms-f.log");
+  const fSec = perSecond(f);
+  const g = realSeries("fio-fresh-8g-1s-g.log");
+  // Each reading: the series, its subinterval, and its per-second values (for the independent figures).
+  const readings = [
+    { name: "F at 100 ms", x: f, dt: 0.1, perSec: fSec },
+    { name: "F at 1 s (means of 10)", x: fSec, dt: 1, perSec: fSec },
+    { name: "G at 1 s", x: g, dt: 1, perSec: g },
+  ].map((r) => ({ ...r, end: warmupEnd(r.perSec), step: stepTime(r.perSec), run: replay(r.x, r.dt) }));
+
+  it("the raw series show the warm-up: under 70 % of the final level for 30 s, a step at 30-40 s, the final level reached at 45-70 s", () => {
+    for (const r of readings) {
+      expect(mean(r.perSec.slice(0, 30)) / mean(r.perSec.slice(-60))).toBeLessThan(0.7);
+      expect(r.step).toBeGreaterThanOrEqual(30);
+      expect(r.step).toBeLessThanOrEqual(40);
+      expect(r.end).toBeGreaterThanOrEqual(45);
+      expect(r.end).toBeLessThanOrEqual(70);
+    }
+  });
+
+  it.each(readings)(
+    "$name: no stop before the warm-up ends; a stop leaves the slow start out of its window and reports the level after the warm-up (±5 %)",
+    (r) => {
+      const { stop, answer } = r.run;
+      if (stop === undefined) return;
+      const stopSeconds = stop * r.dt;
+      expect(stopSeconds).toBeGreaterThanOrEqual(r.end);
+      // The window may start inside the step (the level moves over a few seconds), not before it.
+      expect((answer.from - 1) * r.dt).toBeGreaterThanOrEqual(r.step - 5);
+      const after = mean(r.x.slice(Math.round(r.end / r.dt), stop));
+      expect(Math.abs(answer.level / after - 1)).toBeLessThanOrEqual(0.05);
+    },
+  );
+
+  it("F at 100 ms stops once settled; the precision-only rule stops inside the warm-up, far low", () => {
+    const fine = readings[0];
+    expect(fine.run.stop).toBeDefined();
+    // For contrast (the failure the floor in time and the transient check exist for): without the
+    // transient check the same replay stops before the step, at the warm-up's level.
+    let off: number | undefined;
+    for (let n = 2; n <= f.length && off === undefined; n++)
+      if (seenEnough(f.slice(0, n), { transient: "off" }).seenEnough) off = n;
+    expect(off).toBeDefined();
+    expect(off! * 0.1).toBeLessThan(fine.step);
+    const offLevel = seenEnough(f.slice(0, off), { transient: "off" }).mean;
+    expect(offLevel / mean(f.slice(Math.round(fine.end / 0.1)))).toBeLessThan(0.8);
+  });
+});
+
+describe("quiet machine: noise that shrinks (H: a bursty disturber on the same disk for the first 100 s)", () => {
+  const h = realSeries("fio-disturbed-2g-100ms-h.log");
+  // The disturber's --runtime=100 (README): its last IO ends 100 s into the run.
+  const DISTURBED_S = 100;
+  const readings = [
+    { name: "H at 100 ms", x: h, dt: 0.1 },
+    { name: "H at 1 s (means of 10)", x: perSecond(h), dt: 1 },
+  ].map((r) => ({ ...r, run: replay(r.x, r.dt) }));
+
+  it("the raw series: the noise of the 100-ms values halves once the disturber has gone", () => {
+    const noise = blockNoise(h, 100); // 10-s blocks
+    expect(median(noise.slice(0, 10)) / median(noise.slice(11))).toBeGreaterThan(1.5);
+  });
+
+  it.each(readings)("$name: a stop keeps the disturbed first 100 s out and at least 90 steady seconds in", (r) => {
+    const { stop, answer } = r.run;
+    if (stop === undefined) {
+      // It has not stopped: while the cut keeps moving after the disturber has gone, it says so.
+      expect(r.run.warned.has("cut moving")).toBe(true);
+      return;
+    }
+    const from = (answer.from - 1) * r.dt;
+    expect(from).toBeGreaterThanOrEqual(DISTURBED_S - 5);
+    expect(stop * r.dt - from).toBeGreaterThanOrEqual(90);
+  });
+
+  // Known gap, reported: the rule does not stop on H (the 139 s after the disturber, even judged
+  // alone, drift upwards: their least-squares level at the end is 63.5k, 3 % above their mean
+  // 61.5k), but at the end of the run its answer carries no warning (cut moving came and went
+  // between 128 s and 196 s), so iogen, which prints the final answer's warnings, ends such a step
+  // without saying why it did not settle. When the rule says why, make this an ordinary `it`.
+  it.failing.each(readings)("$name: when it will not stop, its answer at the end of the run says why", (r) => {
+    expect(r.run.stop === undefined && r.run.answer.warnings.length === 0).toBe(false);
   });
 });

@@ -293,13 +293,17 @@ for (const [file, cuts] of [
   ["fio-sparse-2g-100ms-c.log", [900, 1659]],
   ["iogen-2g-100ms.csv", [900, 1500]],
   ["fio-capped-2g-100ms-e.log", [90, 899, 900, 1445]],
+  // Quiet machine: a fresh 8 GiB file's warm-up (F), a disturber for the first 100 s (H).
+  ["fio-fresh-8g-100ms-f.log", [330, 900, 1200, 1513, 2994]],
+  ["fio-disturbed-2g-100ms-h.log", [900, 1300, 1700, 2391]],
 ] as const) {
   const x = realSeries(file);
   for (const n of cuts) timed(`real: ${file}, first ${n} samples`, x.slice(0, n), 0.1);
   const s = perSecond(x);
   timed(`real: ${file} read at 1 s (means of 10), all ${s.length}`, s.map(round4), 1);
 }
-for (const file of ["fio-fresh-4g-1s-b.log", "iogen-2g-1s.csv"]) timed(`real: ${file}, all`, realSeries(file), 1);
+for (const file of ["fio-fresh-4g-1s-b.log", "iogen-2g-1s.csv", "fio-fresh-8g-1s-g.log"])
+  timed(`real: ${file}, all`, realSeries(file), 1);
 
 // Inputs only; expect-seen-enough.py adds "expected" to every case.
 const out = cases;
