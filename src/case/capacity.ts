@@ -1,6 +1,14 @@
 /** The case's Capacity table: one row per option × workload with its rate, service time and sizing target (inputs), then servers, utilization, response, wait, P(wait), servers at low and high load, and a check. */
 import { checkFormula, checkText, PWAIT_WARNING } from "./capacity-check";
-import { serviceTimeFormula, timeFormat } from "./capacity-units";
+import {
+  commonTimeUnit,
+  rateFormat,
+  serviceTimeFormula,
+  timeFormat,
+  TimeUnit,
+  withUnit,
+  workloadTimeUnit,
+} from "./capacity-units";
 import { CaseInput, Workload } from "./input";
 import {
   MmcCells,
@@ -54,8 +62,13 @@ export function capacityColumns(input: CaseInput): string[] {
   ];
 }
 
-/** The Capacity table's columns for times shown in `unit` with number format `tf`. */
-function capacityColumnPlans(rateUnit: string, unit: string, tf: string): ColumnPlan[] {
+/**
+ * The Capacity table's columns for times shown in `unit` with number format `tf`; with `unit` null
+ * (workloads in units of their own), the time headers name no unit: each cell's format carries it.
+ */
+function capacityColumnPlans(rateUnit: string, unit: string | null, tf: string | undefined): ColumnPlan[] {
+  const inUnit = (header: string): string => (unit === null ? header : `${header} (${unit})`);
+  const timeIn = unit ?? "the unit beside each figure";
   return [
     { key: "option", header: "Option" },
     { key: "workload", header: "Workload" },
@@ -66,7 +79,7 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
     },
     {
       key: "service_time",
-      header: `Service time (${unit}) (input)`,
+      header: `${inUnit("Service time")} (input)`,
       numFmt: tf,
       description: "S: mean service time (CPU time per IO, handling time per call)",
     },
@@ -74,13 +87,13 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
     {
       key: "target",
       header: "Target (input)",
-      description: `Servers for a fixed count; a percentage for utilization or service level; a time in ${unit} for response`,
+      description: `Servers for a fixed count; a percentage for utilization or service level; a time in ${timeIn} for response`,
     },
     {
       key: "answer_within",
       header: "Answer within (input)",
       numFmt: tf,
-      description: `For a service-level target: the wait allowed, in ${unit}`,
+      description: `For a service-level target: the wait allowed, in ${timeIn}`,
     },
     {
       key: "servers",
@@ -96,13 +109,13 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
     },
     {
       key: "mean_response",
-      header: `Mean response (${unit})`,
+      header: inUnit("Mean response"),
       numFmt: tf,
       description: "S + mean wait (M/M/c, exact Erlang C)",
     },
     {
       key: "mean_wait",
-      header: `Mean wait (${unit})`,
+      header: inUnit("Mean wait"),
       numFmt: tf,
       description: "Mean time queued before service",
     },
@@ -147,18 +160,26 @@ function capacityColumnPlans(rateUnit: string, unit: string, tf: string): Column
   ];
 }
 
-/** The number format of the table's times: enough decimals for the smallest time shown. */
-function capacityTimeFormat(ctx: CaseSheet): string {
-  const scale = ctx.shownTime.scale;
+/** The times a workload shows (service time, response target, answer within), in its row's unit. */
+function rowTimes(w: Workload, scale: number): number[] {
   const shown = (t: number): number => (scale === 1 ? t : t * scale);
-  const times: number[] = [];
-  for (const o of ctx.input.options)
-    for (const w of o.workloads) {
-      times.push(shown(w.serviceTime));
-      if (w.sizing.kind === "response") times.push(shown(w.sizing.response));
-      if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(shown(w.sizing.answerWithin));
-    }
-  return timeFormat(times);
+  const times = [shown(w.serviceTime)];
+  if (w.sizing.kind === "response") times.push(shown(w.sizing.response));
+  if (w.sizing.kind === "serviceLevel" && w.sizing.answerWithin > 0) times.push(shown(w.sizing.answerWithin));
+  return times;
+}
+
+/**
+ * The number format of the table's times: enough decimals for the smallest time shown; per row
+ * (with the row's unit in it) when the workloads show times in units of their own.
+ */
+function capacityTimeFormat(ctx: CaseSheet, row?: WorkloadRow): string {
+  if (row) return withUnit(timeFormat(rowTimes(row.w, row.time.scale)), row.time.unit);
+  return timeFormat(
+    ctx.input.options.flatMap((o, i) =>
+      o.workloads.flatMap((w, j) => rowTimes(w, workloadTimeUnit(ctx.input, i, j).scale)),
+    ),
+  );
 }
 
 /** One workload's row: where its cells are, and the facts its formulas need. */
@@ -174,6 +195,8 @@ export interface WorkloadRow {
   within: string;
   /** Search window of the native sizing formulas, wide enough for the base, low and high loads. */
   width: number;
+  /** The unit this row shows its times in (`workloadTimeUnit`). */
+  time: TimeUnit;
 }
 
 /**
@@ -189,7 +212,7 @@ export function serversCell(
   const a = w.arrivalRate * w.serviceTime;
   const c = at.factor ? { ...cells, rate: `(${cells.rate}*${at.factor})` } : cells;
   // A time shown in a smaller unit, back in the case's unit for Capacity Lab's functions.
-  const scale = ctx.shownTime.scale;
+  const scale = row.time.scale;
   const unscaled = (time: string): string => (scale === 1 ? time : `(${time})/${scale}`);
   switch (w.sizing.kind) {
     case "servers":
@@ -211,7 +234,8 @@ export function serversCell(
 
 /** Where workload j of option i is on the Capacity table, and the facts its formulas need. */
 export function workloadRow(ctx: CaseSheet, block: PlacedTable, i: number, j: number): WorkloadRow {
-  const scale = ctx.shownTime.scale;
+  const time = workloadTimeUnit(ctx.input, i, j);
+  const scale = time.scale;
   const w = ctx.input.options[i].workloads[j];
   const wr = ctx.result.options[i].workloads[j];
   const at = (col: string): string => ctx.sheet.cell(block, workloadKey(i, j), col);
@@ -230,13 +254,13 @@ export function workloadRow(ctx: CaseSheet, block: PlacedTable, i: number, j: nu
     searchWidth(wr.serversHighLoad, w.arrivalRate * s.high * w.serviceTime),
   );
   const within = block.cols.includes("answer_within") ? at("answer_within") : "";
-  return { i, w, wr, at, cells, target: at("target"), within, width };
+  return { i, w, wr, at, cells, target: at("target"), within, width, time };
 }
 
 /** The workload's inputs: rate, service time (a formula when taken from another sheet), sizing rule and target. */
-function inputCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue> {
+function inputCells(row: WorkloadRow): Record<string, CellValue> {
   const { w } = row;
-  const scale = ctx.shownTime.scale;
+  const scale = row.time.scale;
   const shown = (t: number): number => (scale === 1 ? t : t * scale);
   const sizing = w.sizing;
   return {
@@ -264,7 +288,7 @@ function inputCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue>
 /** The workload's figures: servers (base, low and high load), utilization, M/M/c response, wait and P(wait), check. */
 function figureCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValue> {
   const { w, wr, at, cells: c } = row;
-  const scale = ctx.shownTime.scale;
+  const scale = row.time.scale;
   const shown = (t: number): number => (scale === 1 ? t : t * scale);
   const live = nativeMmc(w.arrivalRate * w.serviceTime, 0);
   const metrics = `CAPLAB.MMC_METRICS(${c.servers},${c.service},${c.rate})`;
@@ -317,7 +341,10 @@ function serviceCells(ctx: CaseSheet, row: WorkloadRow): Record<string, CellValu
   if (!target || !ctx.input.serviceTarget) return { qualifies: native(`IF(${stable},1,0)`, wr.stable ? 1 : 0) };
   const level = ctx.sheet.cell(target, "value", "level", true);
   const within = ctx.sheet.cell(target, "value", "answer_within", true);
-  const share = `IF(${stable},1-${c.pWait}*EXP(-(${c.servers}-${a})*${within}/${c.shown ?? c.service}),0)`;
+  // The target's time is in the ServiceTarget table's unit; this row's may be another.
+  const ts = ctx.shownTime.scale;
+  const ratio = ts === row.time.scale ? `${within}/${c.shown ?? c.service}` : `(${within}/${ts})/${c.service}`;
+  const share = `IF(${stable},1-${c.pWait}*EXP(-(${c.servers}-${a})*${ratio}),0)`;
   return {
     within_target: native(share, wr.withinTarget ?? 0),
     // Met within 1e-9, as computeCase judges it: a count sized to exactly the target meets it.
@@ -340,7 +367,7 @@ function workloadCells(ctx: CaseSheet, row: WorkloadRow): CaseCells["workloads"]
     meanWait: c.wait,
     pWait: c.pWait,
     check: at("check"),
-    timeScale: ctx.shownTime.scale,
+    timeScale: row.time.scale,
     native:
       nativeMmc(w.arrivalRate * w.serviceTime, 0) && ctx.cells.addinFormulas.every((f) => f.address !== c.servers),
   };
@@ -350,26 +377,36 @@ function workloadCells(ctx: CaseSheet, row: WorkloadRow): CaseCells["workloads"]
 export function capacityTable(ctx: CaseSheet): TablePlan | undefined {
   const block = ctx.capacity;
   if (!block) return undefined;
+  const common = commonTimeUnit(ctx.input);
   const tf = capacityTimeFormat(ctx);
-  const columns = capacityColumnPlans(ctx.input.rateUnit, ctx.shownTime.unit, tf).filter((c) =>
+  const columns = capacityColumnPlans(ctx.input.rateUnit, common?.unit ?? null, common ? tf : undefined).filter((c) =>
     block.cols.includes(c.key),
+  );
+  const timeCols = ["service_time", "answer_within", "mean_response", "mean_wait"].map((k) =>
+    columns.findIndex((c) => c.key === k),
   );
   const rows: CellValue[][] = [];
   const cellFormats: NonNullable<TablePlan["cellFormats"]> = [];
   const targetCol = columns.findIndex((c) => c.key === "target");
+  const rateCol = columns.findIndex((c) => c.key === "rate");
   ctx.input.options.forEach((o, i) => {
     const cellsOf: CaseCells["workloads"][number] = [];
     o.workloads.forEach((w, j) => {
       const row = workloadRow(ctx, block, i, j);
       const kind = w.sizing.kind;
+      // Times in the row's own unit when the rows differ: the unit in each time cell's format.
+      const rowTf = common ? tf : capacityTimeFormat(ctx, row);
+      if (!common)
+        for (const col of timeCols.filter((c) => c >= 0)) cellFormats.push({ row: rows.length, col, numFmt: rowTf });
       cellFormats.push({
         row: rows.length,
         col: targetCol,
-        numFmt: kind === "servers" ? "0" : kind === "response" ? tf : "0%",
+        numFmt: kind === "servers" ? "0" : kind === "response" ? rowTf : "0%",
       });
+      cellFormats.push({ row: rows.length, col: rateCol, numFmt: rateFormat(w.arrivalRate) });
       const values: Record<string, CellValue> = {
         option: o.name,
-        ...inputCells(ctx, row),
+        ...inputCells(row),
         ...figureCells(ctx, row),
       };
       rows.push(columns.map((col) => values[col.key]));

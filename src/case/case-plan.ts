@@ -142,7 +142,7 @@ function tableTitles(input: CaseInput, result: CaseResult): Record<string, strin
     Growth: "Growth: how each workload's load grows and how its servers are bought",
     ServersPerYear: "Servers required and in service per year, per option",
     PurchasePlan: "Purchase plan: servers needed, bought and in service, year by year",
-    PurchaseSensitivity: "Purchase plan at low and high load and growth (for the sensitivity)",
+    PurchaseSensitivity: "Purchase plan at low and high load and growth (for the sensitivity and the scenarios)",
     PurchasePV: "Present value of the server costs of each purchase plan",
     CostPerYear: "Cost per year",
     CumulativeCost: "Cumulative discounted cost",
@@ -240,7 +240,7 @@ function placeTables(
   const savingCols = others.flatMap((i) => [savKey(i), cumSavKey(i), dcumSavKey(i)]);
   const savings = place("Savings", yearRows, ["year", ...savingCols]);
   const sensitivityCols = ["driver", "low", "high", "saving_low", "saving_high", "swing"];
-  const sensitivity = place("Sensitivity", sensitivityRows(result), sensitivityCols);
+  const sensitivity = place("Sensitivity", sensitivityRows(input, result), sensitivityCols);
   const scenarios = place("Scenarios", optionKeys, scenarioColumns(shape.anyWorkloads));
   return {
     ...{ recommendation, assumptions, notes, costs, escalation, oneOffs, oneOffYears, returns, capacity },

@@ -13,6 +13,7 @@
  * present value of the work, here the option's arrival rates summed (constant over the years) times
  * the annuity factor Σ_t (1 + r)^−t, per 1,000 rate units when the rates are in the thousands.
  */
+import { workloadTimeUnit } from "./capacity-units";
 import { levelizedCost } from "../core/levelized-cost";
 import { CaseInput } from "./input";
 import { CaseResult, cents } from "./model";
@@ -181,7 +182,7 @@ export function choiceTable(ctx: CaseSheet): TablePlan {
 /** S of workload j of option i in the case's time unit, as the Capacity table's formulas write it. */
 function serviceOf(ctx: CaseSheet, i: number, j: number): string {
   const at = ctx.sheet.cell(ctx.capacity!, workloadKey(i, j), "service_time");
-  const scale = ctx.shownTime.scale;
+  const scale = workloadTimeUnit(ctx.input, i, j).scale;
   return scale === 1 ? at : `(${at}/${scale})`;
 }
 

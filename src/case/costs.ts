@@ -123,5 +123,25 @@ export function costsTable(ctx: CaseSheet): TablePlan {
       ...input.options.map((o, i): ColumnPlan => ({ key: opt(i), header: o.name, numFmt: ctx.cur })),
     ],
     costs.rows.map((row) => [labels[row], ...input.options.map((_, i) => costCell(ctx, row, i))]),
+    {
+      cellFormats: input.options.map((_, i) => ({
+        row: costs.rows.indexOf("break_even"),
+        col: i + 1,
+        numFmt: breakEvenFormat(ctx.cur),
+      })),
+    },
   );
 }
+
+/**
+ * The break-even capex's number format: money, and words where it is below zero (the option costs
+ * more than the baseline even with no capex, so no price reaches it). The cell stays a number, so
+ * the formulas that read it still can.
+ */
+export function breakEvenFormat(cur: string): string {
+  const [positive, , zero] = cur.split(";");
+  return `${positive};"${UNREACHABLE}";${zero ?? positive}`;
+}
+
+/** What a break-even capex below zero shows. */
+export const UNREACHABLE = "not reachable: it would need a capex below zero";

@@ -10,19 +10,25 @@
  * purchase unit of 1 every workload buys its servers in year 0 and keeps them: the flows of the
  * case without growth. The sensitivity's load factor scales today's rate (and so every year's);
  * the growth driver adds points to every year's rate (−0.1: ten points less). Cost: O(workloads ×
- * years) sizings per plan, five plans per workload (base, load low/high, growth low/high).
+ * years) sizings per plan, seven plans per workload (base, load low/high, growth low/high, and
+ * the low and high scenarios, where load and growth move together).
  */
 import { GrowthRates, PoolPlan, poolPlan } from "../core/capacity-plan";
 import { CaseInput, CaseOption, Workload } from "./input";
 import { plansGrowth } from "./growth-input";
 
-/** A workload's plans: at base, at the low and high load factor, at the low and high growth. */
+/**
+ * A workload's plans: at base, at the low and high load factor, at the low and high growth, and
+ * the low and high scenarios (load and growth both low, both high).
+ */
 export interface WorkloadPlans {
   base: PoolPlan;
   loadLow: PoolPlan;
   loadHigh: PoolPlan;
   growthLow: PoolPlan;
   growthHigh: PoolPlan;
+  scenarioLow: PoolPlan;
+  scenarioHigh: PoolPlan;
 }
 
 /** Which plan a set of flows is made from. */
@@ -69,7 +75,7 @@ export function workloadPlan(
   });
 }
 
-/** The five plans of a workload (see {@link WorkloadPlans}). */
+/** The seven plans of a workload (see {@link WorkloadPlans}). */
 export function workloadPlans(
   input: CaseInput,
   opt: CaseOption,
@@ -83,6 +89,8 @@ export function workloadPlans(
     loadHigh: workloadPlan(input, opt, w, sizeAt, s.load.high),
     growthLow: workloadPlan(input, opt, w, sizeAt, 1, s.growth.low),
     growthHigh: workloadPlan(input, opt, w, sizeAt, 1, s.growth.high),
+    scenarioLow: workloadPlan(input, opt, w, sizeAt, s.load.low, s.growth.low),
+    scenarioHigh: workloadPlan(input, opt, w, sizeAt, s.load.high, s.growth.high),
   };
 }
 

@@ -87,7 +87,7 @@ export interface OptionResult {
   /** Servers summed over the workloads at the sensitivity's low and high load. */
   serversLowLoad: number;
   serversHighLoad: number;
-  /** Present value of the per-server costs (one-off + yearly over the years) at low, base and high load. */
+  /** Present value of the per-server costs (one-off + yearly over the years) at low, base and high load (with growth: the low and high scenarios' plans). */
   serverCostPv: { low: number; base: number; high: number };
   /** Net present cost with load, capex and per-server cost all at their low (high) values. */
   scenario: { low: number; high: number };
@@ -392,7 +392,7 @@ function growthOption(
         input,
         opt,
         periods,
-        costs(side === "low" ? "loadLow" : "loadHigh", s.serverCost[side]),
+        costs(side === "low" ? "scenarioLow" : "scenarioHigh", s.serverCost[side]),
         s.capex[side],
       ),
       i,
@@ -407,7 +407,7 @@ function growthOption(
     npv: npvOf(input.discountRate, cashflows, i),
     serversLowLoad: workloads.reduce((n, w) => n + w.serversLowLoad, 0),
     serversHighLoad: workloads.reduce((n, w) => n + w.serversHighLoad, 0),
-    serverCostPv: { low: pv("loadLow"), base: pv("base"), high: pv("loadHigh") },
+    serverCostPv: { low: pv("scenarioLow"), base: pv("base"), high: pv("scenarioHigh") },
     scenario: { low: scenario("low"), high: scenario("high") },
     runsOutIn: optionRunsOutIn(plans),
   };

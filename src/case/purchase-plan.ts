@@ -17,6 +17,7 @@
 import { searchWidth, nativeMmc, pWaitFormula, MmcCells } from "./mmc-cells";
 import { serversCell, workloadRow, WorkloadRow } from "./capacity";
 import { WorkloadPlans } from "./growth-model";
+import { commonTimeUnit, loadFormat, timeFormat, withUnit } from "./capacity-units";
 import { CaseSheet, makeTable, native, opt, workloadKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 import { PoolPlan } from "../core/capacity-plan";
@@ -92,9 +93,8 @@ function mmcAt(row: WorkloadRow, rate: string, servers: string): MmcCells {
   return { ...row.cells, rate, servers, pWait: "", wait: "" };
 }
 
-/** Mean response (in the Capacity table's time unit) at `rate` with `servers`: #N/A when they cannot carry it. */
+/** Mean response (in the workload's time unit on the Capacity table) at `rate` with `servers`: #N/A when they cannot carry it. */
 function responseCell(
-  ctx: CaseSheet,
   row: WorkloadRow,
   rate: string,
   servers: string,
@@ -104,9 +104,9 @@ function responseCell(
   const c = mmcAt(row, rate, servers);
   const s = c.shown ?? c.service;
   const load = `(${rate}*${c.service})`;
-  const shown = value === null ? null : value * ctx.shownTime.scale;
+  const shown = value === null ? null : value * row.time.scale;
   if (!nativeMmc(a, 0)) {
-    const scale = ctx.shownTime.scale === 1 ? "" : `*${ctx.shownTime.scale}`;
+    const scale = row.time.scale === 1 ? "" : `*${row.time.scale}`;
     const metrics = `INDEX(CAPLAB.MMC_METRICS(${servers},${c.service},${rate}),4,2)${scale}`;
     return { addin: metrics, result: shown };
   }
@@ -202,7 +202,7 @@ function planRow(ctx: CaseSheet, row: WorkloadRow, i: number, j: number, t: numb
     value: number | null,
     a: number,
   ): CellValue => {
-    const r = responseCell(ctx, row, rate, at("in_service"), value, a);
+    const r = responseCell(row, rate, at("in_service"), value, a);
     if ("addin" in r) return ctx.addin(at(col), r.addin, r.result ?? 0);
     return { formula: r.formula, result: r.result };
   };
@@ -242,11 +242,27 @@ function planRow(ctx: CaseSheet, row: WorkloadRow, i: number, j: number, t: numb
   };
 }
 
+/**
+ * The number format of a workload's mean responses in the purchase plan: decimals for the
+ * smallest (3 significant digits), in the row's unit; the unit in the format when rows differ.
+ */
+function responseFormat(years: PoolPlan["years"], row: WorkloadRow, ownUnit: boolean): string {
+  const scale = row.time.scale;
+  const times = years
+    .flatMap((y) => [y.start.meanResponse, y.end.meanResponse])
+    .filter((t): t is number => t !== null && Number.isFinite(t))
+    .map((t) => t * scale);
+  const format = timeFormat(times.length > 0 ? times : [row.w.serviceTime * scale]);
+  return ownUnit ? withUnit(format, row.time.unit) : format;
+}
+
 /** The PurchasePlan table. */
 export function purchasePlanTable(ctx: CaseSheet): TablePlan | undefined {
   const plan = ctx.purchases;
   if (!plan) return undefined;
-  const unit = ctx.shownTime.unit;
+  // One unit for every workload's times: in the headers; else in each row's cells.
+  const common = commonTimeUnit(ctx.input);
+  const inUnit = (header: string): string => (common ? `${header} (${common.unit})` : header);
   const all: ColumnPlan[] = [
     { key: "option", header: "Option" },
     { key: "workload", header: "Workload" },
@@ -298,10 +314,10 @@ export function purchasePlanTable(ctx: CaseSheet): TablePlan | undefined {
     },
     {
       key: "response_start",
-      header: `Mean response at start (${unit})`,
+      header: inUnit("Mean response at start"),
       description: "M/M/c: S + mean wait; #N/A when the servers cannot carry the load",
     },
-    { key: "response_end", header: `Mean response at end (${unit})` },
+    { key: "response_end", header: inUnit("Mean response at end") },
     { key: "service_level_start", header: "Answered in time at start", numFmt: "0.0%" },
     { key: "service_level_end", header: "Answered in time at end", numFmt: "0.0%" },
     {
@@ -319,14 +335,23 @@ export function purchasePlanTable(ctx: CaseSheet): TablePlan | undefined {
   ];
   const columns = all.filter((c) => plan.cols.includes(c.key));
   const rows: CellValue[][] = [];
+  const cellFormats: NonNullable<TablePlan["cellFormats"]> = [];
+  const at = (key: string): number => columns.findIndex((c) => c.key === key);
   ctx.input.options.forEach((o, i) =>
     o.workloads.forEach((_w, j) => {
       const row = capacityRowFor(ctx, i, j);
+      // Each workload's loads grouped, with the decimals its smallest needs.
+      const years = plansOf(ctx, i, j).base.years;
+      const loads = loadFormat(years.flatMap((y) => [y.loadStart, y.loadEnd]));
+      const times = responseFormat(years, row, common === null);
       for (let t = 0; t < ctx.input.years; t++) {
         const values = planRow(ctx, row, i, j, t);
+        for (const key of ["load", "load_end"]) cellFormats.push({ row: rows.length, col: at(key), numFmt: loads });
+        for (const key of ["response_start", "response_end"])
+          cellFormats.push({ row: rows.length, col: at(key), numFmt: times });
         rows.push(columns.map((c) => values[c.key] ?? null));
       }
     }),
   );
-  return makeTable(ctx, plan, columns, rows);
+  return makeTable(ctx, plan, columns, rows, { cellFormats });
 }

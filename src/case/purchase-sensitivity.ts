@@ -18,6 +18,9 @@ export const VARIANTS = [
   { key: "load_high", plan: "loadHigh", driver: "load", side: "high" },
   { key: "growth_low", plan: "growthLow", driver: "growth", side: "low" },
   { key: "growth_high", plan: "growthHigh", driver: "growth", side: "high" },
+  // The Scenarios table's: load and growth both low, or both high.
+  { key: "scenario_low", plan: "scenarioLow", driver: "scenario", side: "low" },
+  { key: "scenario_high", plan: "scenarioHigh", driver: "scenario", side: "high" },
 ] as const;
 const FIGURES = ["load", "needed", "needed_end", "required", "bought", "in_service", "cost"] as const;
 
@@ -27,7 +30,16 @@ export function sensitivityPlanColumns(): string[] {
 }
 
 /** The PurchasePV table's columns. */
-export const PV_COLUMNS = ["option", "pv_base", "pv_load_low", "pv_load_high", "pv_growth_low", "pv_growth_high"];
+export const PV_COLUMNS = [
+  "option",
+  "pv_base",
+  "pv_load_low",
+  "pv_load_high",
+  "pv_growth_low",
+  "pv_growth_high",
+  "pv_scenario_low",
+  "pv_scenario_high",
+];
 
 const PV_OF: Record<string, PlanKey> = {
   pv_base: "base",
@@ -35,6 +47,8 @@ const PV_OF: Record<string, PlanKey> = {
   pv_load_high: "loadHigh",
   pv_growth_low: "growthLow",
   pv_growth_high: "growthHigh",
+  pv_scenario_low: "scenarioLow",
+  pv_scenario_high: "scenarioHigh",
 };
 
 /** One variant's cells of one row (option i, workload j, year t). */
@@ -54,11 +68,12 @@ function variantCells(
   const at = (f: string, year = t): string => sheet.cell(table, planKey(i, j, year), `${v.key}:${f}`);
   const base = (col: string, year = t): string => sheet.cell(plan, planKey(i, j, year), col);
   const g = (col: string): string => sheet.cell(growth, workloadKey(i, j), col, true);
-  const shift = sheet.cell(ctx.sensitivity, v.driver, v.side, true);
-  // The year's growth of this variant: the plan's, plus the shift for the growth variants.
+  const shift = (driver: "load" | "growth"): string => sheet.cell(ctx.sensitivity, driver, v.side, true);
+  const moves = (driver: "load" | "growth"): boolean => v.driver === driver || v.driver === "scenario";
+  // The year's growth of this variant: the plan's, plus the shift for the growth and scenario variants.
   const gr = (year: number): string =>
-    v.driver === "growth" ? `(${base("growth", year)}+${shift})` : base("growth", year);
-  const load0 = v.driver === "load" ? `${row.cells.rate}*${shift}` : row.cells.rate;
+    moves("growth") ? `(${base("growth", year)}+${shift("growth")})` : base("growth", year);
+  const load0 = moves("load") ? `${row.cells.rate}*${shift("load")}` : row.cells.rate;
   const loadEnd = `(${at("load")}*(1+${gr(t)}))`;
   const prev = t === 0 ? g("installed") : at("in_service", t - 1);
   return {
@@ -83,6 +98,8 @@ const VARIANT_TEXT: Record<(typeof VARIANTS)[number]["key"], string> = {
   load_high: "high load",
   growth_low: "low growth",
   growth_high: "high growth",
+  scenario_low: "low scenario",
+  scenario_high: "high scenario",
 };
 
 /** The PurchaseSensitivity table (placed only when the load grows). */
@@ -161,6 +178,8 @@ export function purchasePvTable(ctx: CaseSheet): TablePlan | undefined {
       { key: "pv_load_high", header: "At high load", numFmt: ctx.cur },
       { key: "pv_growth_low", header: "At low growth", numFmt: ctx.cur },
       { key: "pv_growth_high", header: "At high growth", numFmt: ctx.cur },
+      { key: "pv_scenario_low", header: "Low scenario", numFmt: ctx.cur, description: "Load and growth both low" },
+      { key: "pv_scenario_high", header: "High scenario", numFmt: ctx.cur, description: "Load and growth both high" },
     ],
     rows,
   );

@@ -40,15 +40,23 @@ export function runsOutText(input: CaseInput, result: CaseResult): string {
   return parts.length === 0 ? NONE_INSTALLED : parts.join("; ") + ".";
 }
 
-/** The same words as a formula over the Growth table (option names from the Costs header). */
+/**
+ * The same words as a formula over the Growth table (option names from the Costs header). Which
+ * options are named is live too: every option with workloads has its part, said only while its
+ * installed servers (inputs) add up to more than none, so typing servers in for an option that had
+ * none brings it into the words, as `caplab case` would for that input.
+ */
 export function runsOutFormula(ctx: CaseSheet): string {
   const { input, sheet, costs } = ctx;
   const growth = ctx.growth as NonNullable<CaseSheet["growth"]>;
+  const column = (i: number, col: string): string => {
+    const n = input.options[i].workloads.length;
+    return sheet.span(growth, [workloadKey(i, 0), col], [workloadKey(i, n - 1), col], true);
+  };
   const parts: string[] = [];
-  withInstalled(ctx.result).forEach((i) => {
-    const o = input.options[i];
-    const n = o.workloads.length;
-    const years = sheet.span(growth, [workloadKey(i, 0), "runs_out"], [workloadKey(i, n - 1), "runs_out"], true);
+  input.options.forEach((o, i) => {
+    if (o.workloads.length === 0) return;
+    const years = column(i, "runs_out");
     const name = sheet.cell(costs, "header", opt(i), true);
     const j = o.workloads.findIndex((w) => w.growth !== undefined);
     const g =
@@ -56,10 +64,17 @@ export function runsOutFormula(ctx: CaseSheet): string {
         ? ""
         : `&" at "&ROUND(${sheet.cell(growth, workloadKey(i, j), "growth", true)}*100,2)&"% growth"`;
     parts.push(
-      `IF(COUNT(${years})=0,${name}&" does not run out within ${yearsText(input.years)}",${name}&" runs out in year "&MIN(${years})${g})`,
+      `IF(SUM(${column(i, "installed")})=0,"","; "&IF(COUNT(${years})=0,${name}&" does not run out within ${yearsText(input.years)}",${name}&" runs out in year "&MIN(${years})${g}))`,
     );
   });
-  return parts.length === 0 ? `"${NONE_INSTALLED}"` : parts.join(`&"; "&`) + `&"."`;
+  const installed = sheet.span(
+    growth,
+    [growth.rows[0], "installed"],
+    [growth.rows[growth.rows.length - 1], "installed"],
+    true,
+  );
+  const all = parts.join("&");
+  return `IF(SUM(${installed})=0,"${NONE_INSTALLED}",MID(${all},3,32767)&".")`;
 }
 
 /** Whether an option's installed servers run out within the years (then the conclusion says so). */

@@ -1,5 +1,6 @@
 /** The case's Scenarios table: each option's net present cost with every driver low, base or high (with workloads, the servers and server-cost present values behind it). */
-import { CaseSheet, makeTable, native, opt, rateCell, serversTerm, workloadKey, yearKey } from "./sheet-context";
+import { CaseSheet, makeTable, native, opt, rateCell, serversTerm, yearKey } from "./sheet-context";
+import { CANNOT_CARRY, cannotCarryAt, cannotCarryFormula } from "./carry";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 import { purchasePvCell } from "./purchase-sensitivity";
 
@@ -21,33 +22,40 @@ export function scenarioColumns(anyWorkloads: boolean): string[] {
     : ["option", "npv_low", "npv_base", "npv_high"];
 }
 
-const scenarioColumnPlans = (cur: string): ColumnPlan[] => [
-  { key: "option", header: "Option" },
-  { key: "servers_low", header: "Servers, low load", numFmt: "0" },
-  { key: "servers_base", header: "Servers, base", numFmt: "0" },
-  { key: "servers_high", header: "Servers, high load", numFmt: "0" },
-  {
-    key: "pv_low",
-    header: "Server costs PV, low load",
-    numFmt: cur,
-    description: "Present value of the per-server costs (one-off + yearly)",
-  },
-  { key: "pv_base", header: "Server costs PV, base", numFmt: cur },
-  { key: "pv_high", header: "Server costs PV, high load", numFmt: cur },
-  {
-    key: "npv_low",
-    header: "Net present cost, low scenario",
-    numFmt: cur,
-    description: "Load, capex and per-server costs all at their low values",
-  },
-  { key: "npv_base", header: "Base", numFmt: cur },
-  {
-    key: "npv_high",
-    header: "High scenario",
-    numFmt: cur,
-    description: "Load, capex and per-server costs all at their high values",
-  },
-];
+/** The Scenarios table's column plans; with growth, the scenarios move the growth too (`growth`). */
+function scenarioColumnPlans(cur: string, growth: boolean): ColumnPlan[] {
+  const drivers = growth ? "Load, growth, capex and per-server costs" : "Load, capex and per-server costs";
+  const at = growth ? "scenario" : "load";
+  return [
+    { key: "option", header: "Option" },
+    { key: "servers_low", header: "Servers, low load", numFmt: "0" },
+    { key: "servers_base", header: "Servers, base", numFmt: "0" },
+    { key: "servers_high", header: "Servers, high load", numFmt: "0" },
+    {
+      key: "pv_low",
+      header: `Server costs PV, low ${at}`,
+      numFmt: cur,
+      description: growth
+        ? "Present value of the server costs of the purchase plan with load and growth both low (PurchasePV)"
+        : "Present value of the per-server costs (one-off + yearly)",
+    },
+    { key: "pv_base", header: "Server costs PV, base", numFmt: cur },
+    { key: "pv_high", header: `Server costs PV, high ${at}`, numFmt: cur },
+    {
+      key: "npv_low",
+      header: "Net present cost, low scenario",
+      numFmt: cur,
+      description: `${drivers} all at their low values`,
+    },
+    { key: "npv_base", header: "Base", numFmt: cur },
+    {
+      key: "npv_high",
+      header: "High scenario",
+      numFmt: cur,
+      description: `${drivers} all at their high values`,
+    },
+  ];
+}
 
 /** The servers and server-cost present values of option `i` at low, base and high load. */
 function serverCells(ctx: CaseSheet, i: number): CellValue[] {
@@ -65,9 +73,9 @@ function serverCells(ctx: CaseSheet, i: number): CellValue[] {
     native(sum("servers_low"), r.serversLowLoad),
     native(sum("servers"), r.servers),
     native(sum("servers_high"), r.serversHighLoad),
-    native(pvOf(here("servers_low"), "pv_load_low"), r.serverCostPv.low),
+    native(pvOf(here("servers_low"), "pv_scenario_low"), r.serverCostPv.low),
     native(pvOf(here("servers_base"), "pv_base"), r.serverCostPv.base),
-    native(pvOf(here("servers_high"), "pv_load_high"), r.serverCostPv.high),
+    native(pvOf(here("servers_high"), "pv_scenario_high"), r.serverCostPv.high),
   ];
 }
 
@@ -96,33 +104,20 @@ function npvCells(ctx: CaseSheet, i: number): CellValue[] {
  * (a fixed staff) are no more than its load: the scenario is not costed as if it coped.
  */
 function scenarioCell(ctx: CaseSheet, i: number, side: "low" | "high", formula: string, value: number): CellValue {
-  const o = ctx.input.options[i];
-  const capacity = ctx.capacity;
-  if (!capacity || o.workloads.length === 0) return native(formula, value);
-  const factor = ctx.input.sensitivity.load[side];
-  const cell = (j: number, col: string): string => ctx.sheet.cell(capacity, workloadKey(i, j), col);
-  const scale = ctx.shownTime.scale;
-  const service = (j: number): string =>
-    scale === 1 ? cell(j, "service_time") : `(${cell(j, "service_time")}/${scale})`;
-  const load = ctx.sheet.cell(ctx.sensitivity, "load", side, true);
-  const over = o.workloads.map((_, j) => `${cell(j, `servers_${side}`)}<=${cell(j, "rate")}*${load}*${service(j)}`);
-  const cannot = o.workloads.some(
-    (w, j) =>
-      ctx.result.options[i].workloads[j] &&
-      w.sizing.kind === "servers" &&
-      w.sizing.servers <= w.arrivalRate * factor * w.serviceTime,
-  );
+  const over = cannotCarryFormula(ctx, i, side);
+  if (over === null) return native(formula, value);
   return native(
-    `IF(OR(${over.join(",")}),"cannot carry its load",${formula})`,
-    cannot ? "cannot carry its load" : value,
+    `IF(${over},"${CANNOT_CARRY}",${formula})`,
+    cannotCarryAt(ctx.input, ctx.result, i, side) ? CANNOT_CARRY : value,
   );
 }
 
 /**
  * Low / base / high scenarios: each option's net present cost with load, capex and per-server
- * costs all at their low (or all at their high) values from the Sensitivity table, the discount
- * rate at base. With workloads, the workings: servers and the present value of the per-server
- * costs at each load.
+ * costs (and, where the load grows, its growth) all at their low (or all at their high) values from
+ * the Sensitivity table, the discount rate at base. With workloads, the workings: servers and the
+ * present value of the per-server costs at each load (with growth: of the purchase plan with load
+ * and growth both low, or both high).
  */
 export function scenariosTable(ctx: CaseSheet): TablePlan {
   const { input, scenarios } = ctx;
@@ -134,7 +129,7 @@ export function scenariosTable(ctx: CaseSheet): TablePlan {
   return makeTable(
     ctx,
     scenarios,
-    scenarioColumnPlans(ctx.cur).filter((c) => scenarios.cols.includes(c.key)),
+    scenarioColumnPlans(ctx.cur, ctx.purchasePv !== undefined).filter((c) => scenarios.cols.includes(c.key)),
     rows,
   );
 }

@@ -2,7 +2,9 @@
 import { CaseResult, TornadoRow, VsBaseline } from "./model";
 import { money } from "./money-text";
 import { CaseSheet, makeTable, native, opt, savKey, yearKey } from "./sheet-context";
-import { CellValue, ChartPlan, TablePlan } from "../workbook/plan";
+import { cellResult, CellValue, ChartPlan, TablePlan } from "../workbook/plan";
+import { CaseInput } from "./input";
+import { CANNOT_CARRY, CANNOT_CARRY_BOTH, cannotCarryAt, cannotCarryFormula } from "./carry";
 import { GROWTH_DRIVER_TEXT, growthSavingFormula } from "./purchase-sensitivity";
 
 const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
@@ -13,11 +15,50 @@ const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
   ...GROWTH_DRIVER_TEXT,
 };
 
-/** The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top). */
-export function sensitivityRows(result: CaseResult): string[] {
-  return [...result.tornado]
-    .sort((a, b) => Math.abs(b.savingHigh - b.savingLow) - Math.abs(a.savingHigh - a.savingLow))
-    .map((r) => r.driver);
+/**
+ * The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top);
+ * a load at which the baseline or the compared option cannot carry its load comes first (the choice
+ * depends on it more than on any cost).
+ */
+export function sensitivityRows(input: CaseInput, result: CaseResult): string[] {
+  const swing = (r: TornadoRow): number =>
+    r.driver === "load" && (carried(input, result, "low") !== "" || carried(input, result, "high") !== "")
+      ? Infinity
+      : Math.abs(r.savingHigh - r.savingLow);
+  return [...result.tornado].sort((a, b) => swing(b) - swing(a)).map((r) => r.driver);
+}
+
+/**
+ * Who cannot carry the load at the load factor `side`, of the baseline and the option the tornado
+ * compares with it: "" when both can, else the words the load row shows instead of a saving.
+ */
+function carried(input: CaseInput, result: CaseResult, side: "low" | "high"): string {
+  const k = result.recommended;
+  const who = [0, k].filter((i) => cannotCarryAt(input, result, i, side)).map((i) => input.options[i].name);
+  if (who.length === 0) return "";
+  return who.length === 1 ? `${who[0]} ${CANNOT_CARRY}` : `${who.join(" and ")} ${CANNOT_CARRY_BOTH}`;
+}
+
+/** {@link carried} as a live formula around the load row's `saving` (names from the Costs header). */
+function carriedFormula(ctx: CaseSheet, side: "low" | "high", saving: string): string {
+  const k = ctx.result.recommended;
+  const [base, other] = [cannotCarryFormula(ctx, 0, side), cannotCarryFormula(ctx, k, side)];
+  const name = (i: number): string => ctx.sheet.cell(ctx.costs, "header", opt(i), true);
+  const words = (who: string, what = CANNOT_CARRY): string => `${who}&" ${what}"`;
+  if (base === null && other === null) return saving;
+  if (base === null) return `IF(${other},${words(name(k))},${saving})`;
+  if (other === null) return `IF(${base},${words(name(0))},${saving})`;
+  return (
+    `IF(AND(${base},${other}),${words(`${name(0)}&" and "&${name(k)}`, CANNOT_CARRY_BOTH)},` +
+    `IF(${base},${words(name(0))},IF(${other},${words(name(k))},${saving})))`
+  );
+}
+
+/** A load row's saving at `side`: the saving, or who cannot carry the load there. */
+function loadCell(ctx: CaseSheet, side: "low" | "high", value: number): CellValue {
+  const formula = carriedFormula(ctx, side, savingFormula(ctx, "load", side));
+  const words = carried(ctx.input, ctx.result, side);
+  return native(formula, words === "" ? value : words);
 }
 
 /** The NPV saving of the recommended option with `driver` at its low or high value, the others at base. */
@@ -56,13 +97,25 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
     const row = result.tornado.find((r) => r.driver === driver) as TornadoRow;
     const lo = sheet.cell(sensitivity, row.driver, "saving_low");
     const hi = sheet.cell(sensitivity, row.driver, "saving_high");
+    const load = row.driver === "load";
+    const low = load
+      ? loadCell(ctx, "low", row.savingLow)
+      : native(savingFormula(ctx, row.driver, "low"), row.savingLow);
+    const high = load
+      ? loadCell(ctx, "high", row.savingHigh)
+      : native(savingFormula(ctx, row.driver, "high"), row.savingHigh);
+    const numbers = typeof cellResult(low) === "number" && typeof cellResult(high) === "number";
     return [
       DRIVER_TEXT[row.driver],
       row.low,
       row.high,
-      native(savingFormula(ctx, row.driver, "low"), row.savingLow),
-      native(savingFormula(ctx, row.driver, "high"), row.savingHigh),
-      native(`ABS(${hi}-${lo})`, Math.abs(row.savingHigh - row.savingLow)),
+      low,
+      high,
+      // A side that cannot be costed has no swing: "n/a" (the live test: both sides numbers).
+      native(
+        load ? `IF(AND(ISNUMBER(${lo}),ISNUMBER(${hi})),ABS(${hi}-${lo}),"n/a")` : `ABS(${hi}-${lo})`,
+        numbers ? Math.abs(row.savingHigh - row.savingLow) : "n/a",
+      ),
     ];
   });
   const vs = `${input.options[k].name} vs ${input.options[0].name}`;
@@ -75,7 +128,8 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
         key: "low",
         header: "Low (input)",
         numFmt: "0.00",
-        description: "A factor on the case's values (a rate for the discount rate); the Scenarios table uses the same",
+        description:
+          "A factor on the case's values (a rate for the discount rate, points added to every year's rate for growth); the Scenarios table uses the same",
       },
       { key: "high", header: "High (input)", numFmt: "0.00" },
       { key: "saving_low", header: `NPV saving, ${vs}, at low`, numFmt: ctx.cur },
@@ -89,9 +143,12 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
     ],
     rows,
     {
-      // The discount rate's low and high are rates (5.00%), the others factors (0.70).
+      // The discount rate's low and high are rates (5.00%), the growth's points added to every
+      // year's rate (−10.0%), the others factors (0.70).
       cellFormats: sensitivity.rows.flatMap((d, r) =>
-        d === "discountRate" ? [1, 2].map((col) => ({ row: r, col, numFmt: "0.00%" })) : [],
+        d === "discountRate" || d === "growth"
+          ? [1, 2].map((col) => ({ row: r, col, numFmt: d === "growth" ? "0.0%" : "0.00%" }))
+          : [],
       ),
     },
   );
@@ -105,6 +162,9 @@ export function tornadoChart(ctx: CaseSheet): ChartPlan {
   const { input, result, sensitivity } = ctx;
   const k = result.recommended;
   const rows = sensitivity.rows.map((d) => result.tornado.find((r) => r.driver === d) as TornadoRow);
+  // A side where an option cannot carry the load is a gap in its bar (text in the cell), not a cost.
+  const at = (r: TornadoRow, side: "low" | "high"): number =>
+    r.driver === "load" && carried(input, result, side) !== "" ? NaN : side === "low" ? r.savingLow : r.savingHigh;
   const base = (result.options[k].vsBaseline as VsBaseline).npvSaving;
   const bars = (name: string, y: number[]): ChartPlan["series"][number] => ({
     name,
@@ -123,11 +183,11 @@ export function tornadoChart(ctx: CaseSheet): ChartPlan {
     series: [
       bars(
         "Driver at its low value",
-        rows.map((r) => r.savingLow),
+        rows.map((r) => at(r, "low")),
       ),
       bars(
         "Driver at its high value",
-        rows.map((r) => r.savingHigh),
+        rows.map((r) => at(r, "high")),
       ),
     ],
     source: { table: sensitivity.name, xColumn: "driver", yColumns: ["saving_low", "saving_high"] },

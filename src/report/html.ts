@@ -90,7 +90,8 @@ export function formatNumber(value: number, numFmt?: string): string {
   );
   const m = /^(.*?)([#0?][#0?,]*(?:\.[#0?]*)?(?:[eE][+-][#0]+)?)(.*)$/.exec(plain);
   const unquoted = section.replace(/"[^"]*"|\\./g, "");
-  if (!m || /[ymdhs]/i.test(unquoted.replace(/[eE][+-]/, ""))) return formatGeneral(value);
+  if (!m) return textOnly(plain, unquoted) ?? formatGeneral(value);
+  if (/[ymdhs]/i.test(unquoted.replace(/[eE][+-]/, ""))) return formatGeneral(value);
   const [, prefix, pattern, suffix] = m;
   const percent = (prefix + suffix).includes("%");
   const v = percent ? value * 100 : value;
@@ -114,12 +115,18 @@ export function formatNumber(value: number, numFmt?: string): string {
   return prefix + body + suffix;
 }
 
+/** A section of quoted text only ("none"): its text, as Excel shows it for any number in that section. */
+function textOnly(plain: string, unquoted: string): string | undefined {
+  return unquoted.trim() === "" && plain !== "" ? plain : undefined;
+}
+
 /**
  * A negative number in a format with a negative section: shown by that section, unsigned
  * ("£#,##0;−£#,##0" → "−£22,066"), unless it rounds to zero there ("£0", never "−£0").
  */
 function formatNegative(value: number, sections: string[]): string {
   const shown = formatNumber(-value, sections[1]);
+  if (!/[#0?]/.test(sections[1].replace(/"[^"]*"|\\./g, ""))) return shown; // text only: no number to round
   if (/[1-9]/.test(shown)) return shown;
   return formatNumber(0, sections.length > 2 && sections[2].trim() !== "" ? sections[2] : sections[0]);
 }

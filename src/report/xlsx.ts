@@ -34,6 +34,7 @@ import {
 } from "../workbook/plan";
 import { cellNumber } from "../core/finite";
 import { addNativeCharts } from "./xlsx-charts";
+import { formatNumber } from "./html";
 import { xlsxStream } from "./xlsx-stream";
 import { cellText, planXmlText } from "./xml-text";
 
@@ -101,6 +102,14 @@ function displayWidth(v: CellValue, numFmt: string | undefined): number {
   const n = isFormula(v) || isAddinFormula(v) ? v.result : v;
   if (typeof n === "string") return n.length;
   if (typeof n !== "number") return 0;
+  return numberWidth(n, numFmt);
+}
+
+/** Approximate display width of a number in its format. */
+function numberWidth(n: number, numFmt: string | undefined): number {
+  // A format that shows words for this number (a text-only section): their length.
+  const shown = numFmt ? formatNumber(n, numFmt) : "";
+  if (shown !== "" && !/\d/.test(shown)) return shown.length;
   const decimals = numFmt ? (/\.(0+)/.exec(numFmt)?.[1].length ?? 0) : 2;
   const grouped = numFmt?.includes(",") ?? false;
   let text = Math.abs(n) >= 1e15 ? n.toExponential(3) : n.toFixed(decimals);
@@ -158,17 +167,19 @@ function renderTable(ws: ExcelJS.Worksheet, table: TablePlan, widths: number[], 
     columns: headers.map((name) => ({ name, filterButton: true })),
     rows: Array.from({ length: nRows }, (_, i) => tableRow(table, i).map(excelValue)),
   });
+  const formats = new Map((table.cellFormats ?? []).map((f) => [`${f.row},${f.col}`, f.numFmt] as const));
   table.columns.forEach((col, j) => {
     const column = ws.getColumn(c0 + j);
     let w = widths[at.col + j] ?? 0;
     for (let i = 0; i < nRows; i++) {
       const v = i < 2000 ? tableCell(table, i, j) : null;
+      const numFmt = formats.get(`${i},${j}`) ?? col.numFmt;
       const cell = ws.getCell(r0 + 1 + i, c0 + j);
       if (col.numFmt) cell.numFmt = col.numFmt;
       if (col.wrap) cell.alignment = { vertical: "top", wrapText: true };
       // A long text in a callout runs on to the right rather than widening the column.
       if (i < 2000 && !(table.callout && typeof cellResult(v) === "string" && String(cellResult(v)).length > 40))
-        w = Math.max(w, displayWidth(v, col.numFmt) + 1);
+        w = Math.max(w, displayWidth(v, numFmt) + 1);
     }
     // A column of free text with a width set keeps it: its long texts run on to the right (or wrap in it).
     widths[at.col + j] =

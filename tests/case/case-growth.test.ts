@@ -13,7 +13,8 @@ import * as path from "path";
 import { GrowthRates, PoolPlan, PoolState, poolPlan, PurchasePolicy } from "../../src/core/capacity-plan";
 import { npv } from "../../src/core/npv";
 import { serversAt } from "../../src/case/model";
-import { casePlanFromJson } from "../../src/case/case-plan";
+import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
+import { cellResult, TablePlan } from "../../src/workbook/plan";
 import { Sizing } from "../../src/case/input";
 
 interface FixtureSizing {
@@ -38,12 +39,18 @@ interface FixturePool {
   };
   expected: PoolPlan & { npv: number };
 }
+interface Scenario {
+  low: number;
+  high: number;
+}
 interface Fixture {
   pools: FixturePool[];
   example: {
     file: string;
-    expected: { options: { pools: PoolPlan[]; cashflows: number[]; npv: number }[] };
+    expected: { options: { pools: PoolPlan[]; cashflows: number[]; npv: number; scenario: Scenario }[] };
   };
+  /** Two-option growth cases and each option's low and high scenario (load, growth, capex, server costs). */
+  scenarioCases: { case: unknown; expected: Scenario[] }[];
 }
 const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "capacity-plan.json"), "utf8")) as Fixture;
 
@@ -158,6 +165,46 @@ describe("examples/growing-datastore.json against the same generator", () => {
     expect(years.map((y) => y.bought)).toEqual([0, 0, 4, 0, 4]);
     expect(c.result.options[1].runsOutIn).toBeNull();
   });
+});
+
+/** The Scenarios table's cached low and high net present cost of each option. */
+function scenarioCells(c: CasePlan): Scenario[] {
+  const t = c.plan.sheets[0].tables.find((x) => x.name === "Scenarios") as TablePlan;
+  const col = (key: string): number => t.columns.findIndex((x) => x.key === key);
+  return t.rows.map((r) => ({
+    low: cellResult(r[col("npv_low")]) as number,
+    high: cellResult(r[col("npv_high")]) as number,
+  }));
+}
+
+describe("the low and high scenarios move growth with the load, capex and server costs", () => {
+  const cases = [
+    {
+      name: FIXTURE.example.file,
+      json: JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", FIXTURE.example.file), "utf8")),
+      want: FIXTURE.example.expected.options.map((o) => o.scenario),
+    },
+    ...FIXTURE.scenarioCases.map((x, k) => ({ name: `generated case ${k}`, json: x.case, want: x.expected })),
+  ];
+
+  it("covers the example and at least 20 generated cases", () => {
+    expect(cases.length).toBeGreaterThanOrEqual(21);
+  });
+
+  it.each(cases.map((c) => [c.name, c] as const))(
+    "%s: every option's low and high scenario (mpmath, numpy-financial)",
+    (name, c) => {
+      const plan = casePlanFromJson(c.json);
+      const cells = scenarioCells(plan);
+      c.want.forEach((want, i) => {
+        const got = plan.result.options[i].scenario;
+        close(got.low, want.low, `${name} option ${i} low scenario`);
+        close(got.high, want.high, `${name} option ${i} high scenario`);
+        close(cells[i].low, want.low, `${name} option ${i} Scenarios table, low`);
+        close(cells[i].high, want.high, `${name} option ${i} Scenarios table, high`);
+      });
+    },
+  );
 });
 
 describe("growth 0 gives today's case", () => {
