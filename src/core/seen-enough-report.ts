@@ -5,7 +5,12 @@
  * which window is retained. Pure.
  */
 import { ar1Inflation, ar1Rho, tQuantileCached } from "./seen-enough-precision";
-import type { SeenEnoughMethod, SeenEnoughWarning } from "./seen-enough-types";
+import {
+  STEADY_MIN_SECONDS,
+  type SeenEnoughMethod,
+  type SeenEnoughResult,
+  type SeenEnoughWarning,
+} from "./seen-enough-types";
 
 /** MSER batch size (MSER-5: White, Cobb & Spratt 2000); warm-up ends are placed on its grid. */
 export const MSER_BATCH = 5;
@@ -167,5 +172,51 @@ export function seenEnoughWarningText(w: SeenEnoughWarning): string {
       return "the noise changes over the steady-state window (its halves differ more than 2× in SD)";
     case "bursts":
       return "a few bursts dominate the variation";
+  }
+}
+
+/** x to 3 significant digits, shortest form (7.2, 1.5, 0.833); "∞" / "−∞" for a noiseless trend's t. */
+function sig3(x: number): string {
+  if (!Number.isFinite(x)) return x > 0 ? "∞" : "−∞";
+  return String(Number(x.toPrecision(3)));
+}
+
+/** A fraction as a percentage to 2 significant digits: 0.061 → "6.1 %". */
+function percent(x: number): string {
+  return `${String(Number((x * 100).toPrecision(2)))} %`;
+}
+
+/**
+ * Why a FALSE answer is FALSE, in words (the SEEN_ENOUGH sheet column, the lab's sheets, iogen; the
+ * same words in iogen's `WhyNot::text`); "" when the answer is TRUE. Numbers: t and its limit to 3
+ * significant digits, fractions as percentages to 2.
+ *
+ * @example
+ * // run H of tests/fixtures/steady-state-real at its end (2,391 samples of 100 ms):
+ * // "level moving: the level is still rising (trend t = 7.24 against a limit of 1.5)"
+ */
+export function seenEnoughWhyNotText(
+  r: Pick<SeenEnoughResult, "whyNot" | "boundBy" | "achieved" | "from" | "samples">,
+): string {
+  const why = r.whyNot;
+  if (why === null) return "";
+  const n = r.from - 1 + r.samples;
+  const floor = `${why.limit}${r.boundBy === "seconds" ? ` (${STEADY_MIN_SECONDS} s)` : ""}`;
+  const lookBack = `the first ${why.at} of the ${n} samples, which must also look steady (the look back)`;
+  const earlier = why.at < n ? ` on ${lookBack}` : "";
+  switch (why.refusal) {
+    case "too few samples":
+      return `too few samples: ${why.value} so far, the shortest window is ${floor}`;
+    case "warm-up not over":
+      return `warm-up not over: steady state would begin at sample ${why.value + 1}, past the middle of ${why.at < n ? lookBack : `the ${n} samples`}`;
+    case "window too short":
+      return `window too short: ${why.value} samples after the warm-up, the shortest window is ${floor}`;
+    case "level moving":
+      return `level moving: the level is still ${why.value > 0 ? "rising" : "falling"} (trend t = ${sig3(why.value)} against a limit of ${sig3(why.limit)})${earlier}`;
+    case "not precise enough": {
+      const drift = why.value - r.achieved;
+      const parts = drift > 0 ? ` (±${percent(r.achieved)} from the noise + ${percent(drift)} for drift)` : "";
+      return `not precise enough yet: ±${percent(why.value)}${parts} against ±${percent(why.limit)} asked${earlier}`;
+    }
   }
 }

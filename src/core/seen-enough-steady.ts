@@ -13,6 +13,7 @@ import {
   type SeenEnoughMethod,
   type SeenEnoughResult,
   type SeenEnoughSettings,
+  type SeenEnoughWhyNot,
 } from "./seen-enough-types";
 
 export { MSER_BATCH };
@@ -300,7 +301,8 @@ function steadyStart(x: readonly number[], end: number, method: SeenEnoughMethod
  * as in step 2 (FALSE when d > end/2); their trend as in step 3 when at least `minWindow` samples are
  * retained (a shorter window cannot tell a trend from noise, so only the drift allowance judges it);
  * and h + β·|m − m₂|/|m| ≤ accuracy with the half-width h of the window judged now (the earlier
- * window is shorter, so its own h is wider for no reason that concerns a drift).
+ * window is shorter, so its own h is wider for no reason that concerns a drift). Returns null when
+ * they did, else the check that refused (`at` = end).
  */
 function lookedSteady(
   x: readonly number[],
@@ -310,16 +312,17 @@ function lookedSteady(
   tuning: Readonly<SteadyStateTuning>,
   minWindow: number,
   trendLimit: number,
-): boolean {
+): SeenEnoughWhyNot | null {
   const d = steadyStart(x, end, opts.method, tuning.truncationZ);
-  if (2 * d > end) return false;
+  if (2 * d > end) return { refusal: "warm-up not over", value: d, limit: end / 2, at: end };
   const length = end - d;
-  if (length >= minWindow && Math.abs(trendT(x, d, end, opts.method)) > trendLimit) return false;
+  const t = length >= minWindow ? trendT(x, d, end, opts.method) : 0;
+  if (Math.abs(t) > trendLimit) return { refusal: "level moving", value: t, limit: trendLimit, at: end };
   let sum = 0;
   for (let i = d; i < end; i++) sum += x[i];
   const mean = sum / length;
-  if (mean === 0) return false;
-  return h + driftAllowance(x, d, end, mean, tuning.driftWeight) <= opts.accuracy;
+  const total = mean === 0 ? Infinity : h + driftAllowance(x, d, end, mean, tuning.driftWeight);
+  return total <= opts.accuracy ? null : { refusal: "not precise enough", value: total, limit: opts.accuracy, at: end };
 }
 
 /** How the "detect" rule judged a series (the bench reports why runs did not stop). */
@@ -371,7 +374,8 @@ export function steadyStateRule(
   const { accuracy, confidence, method } = opts;
   const n = x.length;
   const { minWindow, boundBy } = steadyFloor(opts, tuning);
-  const verdict = (seen: boolean, d: number, trend: number): SteadyStateVerdict => {
+  // `refused`: the check of steps 1–3 that refused (null: they passed, step 4 judges precision).
+  const verdict = (d: number, trend: number, refused: SeenEnoughWhyNot | null): SteadyStateVerdict => {
     const rho = method === "ar1" ? ar1Rho(lag1Autocorrelation(x, d, n), n - d) : 0;
     const { mean, h } = windowHalfWidth(x, d, n, confidence, method, rho);
     if (h === Infinity) {
@@ -380,8 +384,11 @@ export function steadyStateRule(
     const t = Number.isNaN(trend) && n - d >= 3 ? trendT(x, d, n, method) : trend;
     const fitted = Math.abs(t) >= tuning.levelTrendT ? trendEndLevel(x, d, n, confidence, method) : undefined;
     const useFit = fitted !== undefined && Number.isFinite(fitted.h);
+    const total = h + driftAllowance(x, d, n, mean, tuning.driftWeight);
+    const whyNot: SeenEnoughWhyNot | null =
+      refused ?? (total <= accuracy ? null : { refusal: "not precise enough", value: total, limit: accuracy, at: n });
     return {
-      seenEnough: seen && h + driftAllowance(x, d, n, mean, tuning.driftWeight) <= accuracy,
+      seenEnough: whyNot === null,
       from: d + 1,
       samples: n - d,
       mean: mean * scale,
@@ -392,22 +399,26 @@ export function steadyStateRule(
       level: (useFit ? fitted.level : mean) * scale,
       levelAchieved: useFit ? fitted.h : h,
       levelKind: useFit ? "trend end" : "mean",
+      whyNot,
       dropped: d,
       trend,
     };
   };
-  if (n < minWindow) return verdict(false, 0, NaN);
+  if (n < minWindow) return verdict(0, NaN, { refusal: "too few samples", value: n, limit: minWindow, at: n });
   const d = steadyStart(x, n, method, tuning.truncationZ);
   // "Run longer" (White 1997): a truncation point in the second half means no stationary tail yet.
-  if (2 * d > n || n - d < minWindow) return verdict(false, d, NaN);
+  if (2 * d > n) return verdict(d, NaN, { refusal: "warm-up not over", value: d, limit: n / 2, at: n });
+  if (n - d < minWindow) return verdict(d, NaN, { refusal: "window too short", value: n - d, limit: minWindow, at: n });
   const trend = trendT(x, d, n, method);
   const limit = trendLimitAt(n, minWindow, tuning);
-  const v = verdict(Math.abs(trend) <= limit, d, trend);
+  const moving = Math.abs(trend) <= limit ? null : { refusal: "level moving" as const, value: trend, limit, at: n };
+  const v = verdict(d, trend, moving);
   if (!v.seenEnough || tuning.recheckFraction <= 0) return v;
   const step = Math.ceil(n * tuning.recheckFraction);
   for (let j = 1; j <= tuning.recheckPoints; j++) {
     // Not yet: the answer stays the window judged at n, reported as not seen enough.
-    if (!lookedSteady(x, n - j * step, v.achieved, opts, tuning, minWindow, limit)) return { ...v, seenEnough: false };
+    const earlier = lookedSteady(x, n - j * step, v.achieved, opts, tuning, minWindow, limit);
+    if (earlier !== null) return { ...v, seenEnough: false, whyNot: earlier };
   }
   return v;
 }

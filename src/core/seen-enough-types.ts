@@ -56,6 +56,34 @@ export const STEADY_MIN_SECONDS = 90;
  */
 export type SeenEnoughWarning = "cut moving" | "variance changing" | "bursts";
 
+/**
+ * The check that refused a FALSE answer (docs/functions/SEEN_ENOUGH.md, "Why not"), with the figure it
+ * judged (`value`) and the limit that figure had to meet:
+ * - "too few samples": fewer samples than the shortest window (value n; limit W, or Lmin with "off");
+ * - "warm-up not over": the start found lies past the middle of the series (value D, the samples
+ *   judged warm-up; limit n/2);
+ * - "window too short": fewer than W samples after the warm-up (value L; limit W);
+ * - "level moving": the trend of the retained window is over the limit (value t, signed; limit c(n));
+ * - "not precise enough": the relative half-width with the drift allowance is over the accuracy
+ *   (value h + 2·|m − m₂|/|m|, "off": the smallest h; limit the accuracy).
+ */
+export type SeenEnoughRefusal =
+  "too few samples" | "warm-up not over" | "window too short" | "level moving" | "not precise enough";
+
+/** Why the answer is FALSE: the first check, in the rule's order, that refused (see {@link SeenEnoughRefusal}). */
+export interface SeenEnoughWhyNot {
+  refusal: SeenEnoughRefusal;
+  /** The figure the check judged (samples, t, or a fraction). */
+  value: number;
+  /** The limit it had to meet. */
+  limit: number;
+  /**
+   * Samples judged when it refused: n, or n′ = n − j⌈n/10⌉ when the window passed at n but the series'
+   * first n′ samples did not look steady (the look back, step 5).
+   */
+  at: number;
+}
+
 export interface SeenEnoughResult {
   /** True when a window passed. */
   seenEnough: boolean;
@@ -91,6 +119,8 @@ export interface SeenEnoughResult {
   levelKind: "mean" | "trend end";
   /** Non-stationarity warnings, empty when none (always empty with "off"). */
   warnings: SeenEnoughWarning[];
+  /** Why the answer is FALSE; null when TRUE. */
+  whyNot: SeenEnoughWhyNot | null;
 }
 
 /** The verdict and window alone, as the precision-only rule ("off") computes them. */

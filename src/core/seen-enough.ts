@@ -102,13 +102,15 @@ function checkSamples(samples: readonly number[]): void {
  *    h. Otherwise FALSE with the window of step 4.
  * The answer is always the retained window (from d + 1 to n, achieved = h): TRUE when 3, 4 and 5 hold.
  * It also reports the least-squares level at the last sample ({@link trendEndLevel}), where the warm-up
- * may have ended ({@link warmupInterval}) and the non-stationarity warnings ({@link nonStationarity}).
+ * may have ended ({@link warmupInterval}), the non-stationarity warnings ({@link nonStationarity}) and,
+ * when FALSE, why: the first check above that refused, with its figure and limit (`whyNot`, words by
+ * {@link seenEnoughWhyNotText}).
  *
  * With `transient: "off"`: candidate windows all end at the last sample, tried shortest first, with
  * lengths L = Lmin … n, where Lmin = max(2, minSamples) for "iid" and "ivy" and max(30, minSamples)
  * for "ar1". The first passing window is the answer; when none passes, `seenEnough: false` with the
  * window of smallest h (the shortest one on a tie). With fewer than Lmin samples (but at least 2): FALSE
- * for the whole series.
+ * for the whole series. `whyNot`: "too few samples" (n < Lmin) or "not precise enough" (the smallest h).
  *
  * Both: a window of length L, mean m and sample standard deviation s (divisor L − 1) has the relative
  * half-width
@@ -144,7 +146,7 @@ function checkSamples(samples: readonly number[]): void {
  *   in time ("detect" only).
  * @returns `{ seenEnough, from (1-based index where the window, i.e. steady state, starts), samples
  *   (window length), mean (window mean, unit of the samples), achieved (h, a fraction), required,
- *   boundBy, minWindow, fromLow, fromHigh, level, levelAchieved, levelKind, warnings }`.
+ *   boundBy, minWindow, fromLow, fromHigh, level, levelAchieved, levelKind, warnings, whyNot }`.
  * @throws DomainError("samples", …) when a sample is not finite, when there are fewer than 2 samples,
  *   or (kind "div0") when the mean is 0 where it is judged; DomainError("accuracy" | "confidence" |
  *   "min_samples" | "method" | "transient" | "subinterval_s", …) for bad options.
@@ -160,17 +162,24 @@ export function seenEnough(samples: readonly number[], options: SeenEnoughOption
   if (opts.transient === "off") {
     const r = precisionRule(x, opts);
     const mean = r.mean * scale;
+    const n = x.length;
+    const minWindow = shortestWindow(opts.method, opts.minSamples);
     return {
       ...r,
       mean,
       boundBy: "samples",
-      minWindow: shortestWindow(opts.method, opts.minSamples),
+      minWindow,
       fromLow: r.from,
       fromHigh: r.from,
       level: mean,
       levelAchieved: r.achieved,
       levelKind: "mean",
       warnings: [],
+      whyNot: r.seenEnough
+        ? null
+        : n < minWindow
+          ? { refusal: "too few samples", value: n, limit: minWindow, at: n }
+          : { refusal: "not precise enough", value: r.achieved, limit: opts.accuracy, at: n },
     };
   }
   return steadyStateReport(x, steadyStateRule(x, scale, opts), opts);

@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { seenEnough, type SeenEnoughResult } from "../../src/core/seen-enough";
+import { seenEnough, seenEnoughWhyNotText, type SeenEnoughResult } from "../../src/core/seen-enough";
 
 const DIR = join(__dirname, "..", "fixtures", "steady-state-real");
 
@@ -219,12 +219,19 @@ describe("quiet machine: noise that shrinks (H: a bursty disturber on the same d
     expect(stop * r.dt - from).toBeGreaterThanOrEqual(90);
   });
 
-  // Known gap, reported: the rule does not stop on H (the 139 s after the disturber, even judged
-  // alone, drift upwards: their least-squares level at the end is 63.5k, 3 % above their mean
-  // 61.5k), but at the end of the run its answer carries no warning (cut moving came and went
-  // between 128 s and 196 s), so iogen, which prints the final answer's warnings, ends such a step
-  // without saying why it did not settle. When the rule says why, make this an ordinary `it`.
-  it.failing.each(readings)("$name: when it will not stop, its answer at the end of the run says why", (r) => {
-    expect(r.run.stop === undefined && r.run.answer.warnings.length === 0).toBe(false);
+  // The rule does not stop on H (the 139 s after the disturber, even judged alone, drift upwards:
+  // their least-squares level at the end is 63.5k, 3 % above their mean 61.5k; README), and at the end
+  // of the run no non-stationarity warning is raised ("cut moving" came and went between 128 s and
+  // 196 s); the answer says why it is FALSE: the level is still rising.
+  it.each(readings)("$name: when it will not stop, its answer at the end of the run says why", (r) => {
+    if (r.run.stop !== undefined) return;
+    const why = r.run.answer.whyNot;
+    expect(why).not.toBeNull();
+    expect(why!.refusal).toBe("level moving");
+    expect(why!.value).toBeGreaterThan(why!.limit); // rising: t > 0
+    expect(why!.at).toBe(r.x.length);
+    expect(seenEnoughWhyNotText(r.run.answer)).toMatch(
+      /^level moving: the level is still rising \(trend t = [\d.]+ against a limit of 1\.5\)$/,
+    );
   });
 });

@@ -48,6 +48,8 @@ interface VectorCase {
         level_achieved: number;
         level_kind: "mean" | "trend end";
         warnings: string[];
+        /** null when seen enough; value null for an infinite t (JSON has no Infinity). */
+        why_not: { refusal: string; value: number | null; limit: number; at: number } | null;
       }
     | { error: string };
 }
@@ -153,6 +155,15 @@ describe("seen_enough.json vectors", () => {
       c.expected.warnings,
     ]);
     expect(relClose(r.level, c.expected.level, 1e-9)).toBe(true);
+    const why = c.expected.why_not;
+    expect(r.whyNot === null ? null : [r.whyNot.refusal, r.whyNot.at]).toEqual(
+      why === null ? null : [why.refusal, why.at],
+    );
+    if (r.whyNot !== null && why !== null) {
+      if (why.value === null) expect(Number.isFinite(r.whyNot.value)).toBe(false);
+      else expect(relClose(r.whyNot.value, why.value, 1e-9)).toBe(true);
+      expect(relClose(r.whyNot.limit, why.limit, 1e-9)).toBe(true);
+    }
     // A noiseless window has h_ℓ of a few 1e-16 either way: compare with an absolute floor of 1e-9.
     expect(Math.abs(r.levelAchieved - c.expected.level_achieved)).toBeLessThanOrEqual(
       1e-9 * Math.max(1, Math.abs(c.expected.level_achieved)),
@@ -451,6 +462,7 @@ describe("seenEnough with the transient check (default): edge inputs have clear 
       levelAchieved: 0,
       levelKind: "trend end",
       warnings: [],
+      whyNot: null,
     });
     expect(seenEnough(Array(89).fill(1234.5))).toMatchObject({ seenEnough: false, from: 1, samples: 89, achieved: 0 });
   });

@@ -7,7 +7,8 @@ kept samples' mean by more than 2 long-run standard errors, a minimum steady-sta
 max(90, min_samples), the least-squares trend |t| <= 1.5, and h + 2|m - m2|/|m| <= accuracy on the
 retained window; a pass at n also needs the first n - j*ceil(n/10) samples, j = 1, 2, to look steady:
 the same start, the trend only when the retained part is at least the minimum window, and
-h + 2|m' - m2'|/|m'| <= accuracy with the h judged at n). The detect
+h + 2|m' - m2'|/|m'| <= accuracy with the h judged at n; a FALSE answer says which check refused,
+with its figure and limit, in why_not). The detect
 part uses numpy for the batch means and regression and recomputes every candidate truncation from
 scratch (no running sums), unlike both implementations under test.
 
@@ -159,28 +160,33 @@ def steady_start(y, method):
     return d if gap > TRUNCATION_Z * se else 0
 
 
+def why_not(refusal, value, limit, at):
+    """The check that refused a FALSE answer, its figure and limit, and the samples judged then."""
+    return {"refusal": refusal, "value": value, "limit": limit, "at": at}
+
+
 def looked_steady(y, h, accuracy, window_min, method, limit):
     """One look-back point: the start as in step 2, the trend if the retained part is long enough,
-    and the drift allowance added to the h judged now."""
+    and the drift allowance added to the h judged now. None when it looked steady, else why not."""
     end = len(y)
     d = steady_start(y, method)
     if 2 * d > end:
-        return False
+        return why_not("warm-up not over", d, end / 2, end)
     w = y[d:]
     if len(w) >= window_min:
         t = trend_t(w, method)
         if abs(abs(t) - limit) <= 1e-6:
             raise RuntimeError(f"knife-edge look-back trend t = {t}")
         if abs(t) > limit:
-            return False
+            return why_not("level moving", t, limit, end)
     m = math.fsum(w) / len(w)
     if m == 0:
-        return False
+        return why_not("not precise enough", math.inf, accuracy, end)
     half = len(w) // 2
     total = h + DRIFT_WEIGHT * abs(m - math.fsum(w[len(w) - half:]) / half) / abs(m)
     if abs(total - accuracy) <= 1e-6 * accuracy:
         raise RuntimeError(f"knife-edge look back: h + drift = {total}, accuracy {accuracy}")
-    return total <= accuracy
+    return None if total <= accuracy else why_not("not precise enough", total, accuracy, end)
 
 
 def steady_floor(min_samples, subinterval_s):
@@ -310,8 +316,9 @@ def detect_rule(samples, accuracy, confidence, min_samples, method, subinterval_
         return answer
     step = math.ceil(n * RECHECK_FRACTION)
     for j in range(1, RECHECK_POINTS + 1):
-        if not looked_steady(y[: n - j * step], answer["achieved"], accuracy, window_min, method, limit):
-            return dict(answer, seen_enough=False)
+        earlier = looked_steady(y[: n - j * step], answer["achieved"], accuracy, window_min, method, limit)
+        if earlier is not None:
+            return dict(answer, seen_enough=False, why_not=earlier)
     return answer
 
 
@@ -320,7 +327,8 @@ def detect_steps(y, scale, accuracy, confidence, window_min, method):
     n = len(y)
     limit = trend_limit_at(n, window_min)
 
-    def answer(passed, d, t=None):
+    def answer(refused, d, t=None):
+        """refused: why steps 1-3 refused (None: they passed and step 4 judges precision)."""
         w = y[d:]
         rho = ar1_rho(w) if method == "ar1" else 0.0
         m, h = half_width(w, confidence, method, rho)
@@ -328,7 +336,7 @@ def detect_steps(y, scale, accuracy, confidence, window_min, method):
             raise Invalid("samples", "the steady-state window's mean is 0, so no relative accuracy exists")
         half = len(w) // 2
         drift = DRIFT_WEIGHT * abs(m - math.fsum(w[len(w) - half:]) / half) / abs(m) if half >= 1 else 0.0
-        if passed and abs(h + drift - accuracy) <= 1e-6 * accuracy:
+        if refused is None and abs(h + drift - accuracy) <= 1e-6 * accuracy:
             raise RuntimeError(f"knife-edge precision: h + drift = {h + drift}, accuracy {accuracy}")
         if t is None and len(w) >= 3:
             t = trend_t(w, method)
@@ -337,19 +345,23 @@ def detect_steps(y, scale, accuracy, confidence, window_min, method):
             fit, fit_h = trend_end_level(w, confidence, method)
             if math.isfinite(fit_h):
                 level, level_h, kind = fit, fit_h, "trend end"
-        return {"seen_enough": bool(passed and h + drift <= accuracy), "from": d + 1, "samples": n - d,
+        if refused is None and h + drift > accuracy:
+            refused = why_not("not precise enough", h + drift, accuracy, n)
+        return {"seen_enough": refused is None, "from": d + 1, "samples": n - d,
                 "mean": m * scale, "achieved": h, "required": accuracy,
-                "level": level * scale, "level_achieved": level_h, "level_kind": kind}
+                "level": level * scale, "level_achieved": level_h, "level_kind": kind, "why_not": refused}
 
     if n < window_min:
-        return answer(False, 0), limit
+        return answer(why_not("too few samples", n, window_min, n), 0), limit
     d = steady_start(y, method)
-    if 2 * d > n or n - d < window_min:
-        return answer(False, d), limit
+    if 2 * d > n:
+        return answer(why_not("warm-up not over", d, n / 2, n), d), limit
+    if n - d < window_min:
+        return answer(why_not("window too short", n - d, window_min, n), d), limit
     t = trend_t(y[d:], method)
     if abs(abs(t) - limit) <= 1e-6:
         raise RuntimeError(f"knife-edge trend t = {t}")
-    return answer(abs(t) <= limit, d, t), limit
+    return answer(None if abs(t) <= limit else why_not("level moving", t, limit, n), d, t), limit
 
 
 def rule(samples, accuracy, confidence, min_samples, method, transient="off", subinterval_s=None):
@@ -359,9 +371,13 @@ def rule(samples, accuracy, confidence, min_samples, method, transient="off", su
         check(samples, accuracy, confidence, min_samples)
         return detect_rule(samples, accuracy, confidence, min_samples, method, subinterval_s)
     out = precision_rule(samples, accuracy, confidence, min_samples, method)
-    out.update(bound_by="samples", min_window=max(AR1_MIN_WINDOW if method == "ar1" else 2, min_samples),
+    lmin = max(AR1_MIN_WINDOW if method == "ar1" else 2, min_samples)
+    n = len(samples)
+    out.update(bound_by="samples", min_window=lmin,
                from_low=out["from"], from_high=out["from"], level=out["mean"], level_achieved=out["achieved"],
-               level_kind="mean", warnings=[])
+               level_kind="mean", warnings=[],
+               why_not=None if out["seen_enough"] else why_not("too few samples", n, lmin, n) if n < lmin
+               else why_not("not precise enough", out["achieved"], accuracy, n))
     return out
 
 
@@ -428,6 +444,9 @@ if __name__ == "__main__":
                                     case["method"], case.get("transient", "off"), case.get("subinterval_s"))
         except Invalid as e:
             case["expected"] = {"error": str(e)}
+        why = case["expected"].get("why_not")
+        if why is not None and not math.isfinite(why["value"]):
+            why["value"] = None  # JSON has no Infinity: a noiseless trend's t
     with open(path, "w") as fh:
         json.dump(doc, fh, indent=2, ensure_ascii=False)
         fh.write("\n")
