@@ -34,7 +34,7 @@
  * cells, never formula text.
  */
 import { capacityColumns, capacityTable } from "./capacity";
-import { shownTimeUnit } from "./capacity-units";
+import { shownTimeUnit, workloadTimeUnit } from "./capacity-units";
 import { conclusion, conclusionFormula } from "./conclusion";
 import { isGrowthCase } from "./growth-model";
 import { GROWTH_COLUMNS, growthTable, planColumns, planRows, purchasePlanTable } from "./purchase-plan";
@@ -58,6 +58,8 @@ import { returnsTable } from "./returns";
 import { BREAK_EVEN_COLUMNS, breakEvenTable } from "./break-even-table";
 import { choiceRows, choiceTable, serviceTargetTable } from "./choice";
 import { judgeCase, Robustness } from "./robustness";
+import { probeColumns, probeRows, probeTable } from "./probe-table";
+import { PROBE_PLAN_COLUMNS, probePlanRows, probePlanTable } from "./probe-plan";
 import { savingsTable } from "./savings";
 import { scenarioColumns, scenariosTable } from "./scenarios";
 import { sensitivityRows, sensitivityTable, tornadoChart } from "./sensitivity";
@@ -152,6 +154,8 @@ function tableTitles(input: CaseInput, result: CaseResult): Record<string, strin
     Choice: "Which options qualify, and the choice",
     ServiceTarget: "Service target every option must meet",
     BreakEven: "Break-even moves: how far each input can move before the choice changes",
+    Probes: "Probes: the choice with one input moved by ½, 1, 2 and 5 times its plausible move",
+    ProbePlan: "Purchase plans at the probes' moves (for the Probes table)",
   };
 }
 
@@ -242,7 +246,13 @@ function placeTables(
   const sensitivityCols = ["driver", "low", "high", "saving_low", "saving_high", "swing"];
   const sensitivity = place("Sensitivity", sensitivityRows(input, result), sensitivityCols);
   const scenarios = place("Scenarios", optionKeys, scenarioColumns(shape.anyWorkloads));
+  const probeKeys = probeRows(robustness.drivers);
+  const probes = probeKeys.length > 0 ? place("Probes", probeKeys, probeColumns(input)) : undefined;
+  const planKeys = growthTables.purchases ? probePlanRows(input, robustness.drivers) : [];
+  const probePlan = planKeys.length > 0 ? place("ProbePlan", planKeys, PROBE_PLAN_COLUMNS) : undefined;
   return {
+    probes,
+    probePlan,
     ...{ recommendation, assumptions, notes, costs, escalation, oneOffs, oneOffYears, returns, capacity },
     ...{ perYear, cumulative, savings, sensitivity, scenarios, choice, serviceTarget, breakEven },
     ...growthTables,
@@ -304,6 +314,17 @@ function placeGrowthTables(
   };
 }
 
+/** The scale a time driver is shown at: its workload's row unit, the case's shown unit for the service target. */
+function driverTimeScale(input: CaseInput, key: string): number {
+  const [kind, i, j] = key.split(":");
+  if (kind === "target_within")
+    return shownTimeUnit(
+      input.timeUnit,
+      input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
+    ).scale;
+  return workloadTimeUnit(input, Number(i), Number(j)).scale;
+}
+
 /** Makes every placed table, in the order they were placed. */
 function makeTables(ctx: CaseSheet): void {
   recommendationTable(ctx);
@@ -327,6 +348,8 @@ function makeTables(ctx: CaseSheet): void {
   savingsTable(ctx);
   sensitivityTable(ctx);
   scenariosTable(ctx);
+  probeTable(ctx);
+  probePlanTable(ctx);
 }
 
 /**
@@ -344,7 +367,7 @@ function makeTables(ctx: CaseSheet): void {
  */
 export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): CasePlan {
   const result = computeCase(input);
-  const robustness = judgeCase(input, result);
+  const robustness = judgeCase(input, result, { timeScale: (key) => driverTimeScale(input, key) });
   const prefix = options.tablePrefix ?? "";
   const names = (name: string): string => tableName(prefix, name);
   const shape = caseShape(input, result);

@@ -31,6 +31,26 @@ const MAX_WORKLOADS = 20;
 /** Cells a service time may average (the steps of one protocol level). */
 const MAX_REFS = 200;
 
+/**
+ * A plausible move as given (a share of the value, 0 < p ≤ 1: 0.1 for ±10 %), or undefined when
+ * not given.
+ */
+export function plausibleMoveOf(v: unknown, path: string): number | undefined {
+  if (v === undefined) return undefined;
+  return number(
+    v,
+    path,
+    (x) => x > 0 && x <= 1,
+    "a plausible move as a share of the value, above 0 and at most 1 (0.1 for ±10%)",
+  );
+}
+
+/** `{ plausibleMove }` when given, else nothing (so the field is absent, not undefined). */
+function plausibleField(v: unknown, path: string): { plausibleMove?: number } {
+  const p = plausibleMoveOf(v, path);
+  return p === undefined ? {} : { plausibleMove: p };
+}
+
 function sizing(v: unknown, path: string, serviceTime: number, timeUnit: string): Sizing {
   const o = object(v, path, ["servers", "utilization", "response", "serviceLevel", "answerWithin"]);
   const given = ["servers", "utilization", "response", "serviceLevel"].filter((k) => o[k] !== undefined);
@@ -97,6 +117,7 @@ export function workload(v: unknown, path: string, timeUnit: string, rateUnit: s
     "serviceTimeRefDivisor",
     "sizing",
     "source",
+    "plausibleMove",
     ...GROWTH_FIELDS,
   ]);
   const serviceTime = number(o.serviceTime, `${path}.serviceTime`, positive, `a positive time in ${timeUnit}`);
@@ -106,6 +127,7 @@ export function workload(v: unknown, path: string, timeUnit: string, rateUnit: s
     serviceTime,
     sizing: sizing(o.sizing, `${path}.sizing`, serviceTime, timeUnit),
     ...sourceOf(o.source, `${path}.source`),
+    ...plausibleField(o.plausibleMove, `${path}.plausibleMove`),
   };
   Object.assign(w, growthOf(o, path, years, w.sizing.kind === "servers"));
   if (o.serviceTimeRef !== undefined) {
@@ -139,7 +161,7 @@ export function workload(v: unknown, path: string, timeUnit: string, rateUnit: s
 function opexLines(v: unknown, path: string): OpexLine[] {
   return (v === undefined ? [] : list(v, path, 0, MAX_LINES)).map((line, i): OpexLine => {
     const p = `${path}[${i}]`;
-    const l = object(line, p, ["label", "perYear", "escalation", "source"]);
+    const l = object(line, p, ["label", "perYear", "escalation", "source", "plausibleMove"]);
     return {
       label: text(l.label, `${p}.label`, MAX_LABEL),
       perYear: number(l.perYear, `${p}.perYear`, () => true, "an amount per year (negative for a saving)"),
@@ -151,6 +173,7 @@ function opexLines(v: unknown, path: string): OpexLine[] {
         "a growth per year as a fraction from -0.5 to 1 (0.03 for 3% a year)",
       ),
       ...sourceOf(l.source, `${p}.source`),
+      ...plausibleField(l.plausibleMove, `${p}.plausibleMove`),
     };
   });
 }
@@ -159,7 +182,7 @@ function opexLines(v: unknown, path: string): OpexLine[] {
 function oneOffLines(v: unknown, path: string, years: number): OneOffLine[] {
   return (v === undefined ? [] : list(v, path, 0, MAX_LINES)).map((line, i): OneOffLine => {
     const p = `${path}[${i}]`;
-    const l = object(line, p, ["label", "amount", "year", "source"]);
+    const l = object(line, p, ["label", "amount", "year", "source", "plausibleMove"]);
     return {
       label: text(l.label, `${p}.label`, MAX_LABEL),
       amount: number(l.amount, `${p}.amount`, () => true, "an amount (negative for a one-off income)"),
@@ -171,6 +194,7 @@ function oneOffLines(v: unknown, path: string, years: number): OneOffLine[] {
         `a whole year from 0 (now) to ${years - 1}`,
       ),
       ...sourceOf(l.source, `${p}.source`),
+      ...plausibleField(l.plausibleMove, `${p}.plausibleMove`),
     };
   });
 }
@@ -194,6 +218,7 @@ export function option(v: unknown, path: string, timeUnit: string, rateUnit: str
     "costPerServer",
     "costPerServerPerYear",
     "source",
+    "plausibleMove",
   ]);
   const name = text(o.name, `${path}.name`, MAX_NAME);
   // The first column of the case's tables is headed "Item" or "Year".
@@ -228,6 +253,7 @@ export function option(v: unknown, path: string, timeUnit: string, rateUnit: str
     oneOff,
     residualValue: optionalNumber(o.residualValue, `${path}.residualValue`, 0, nonNegative, "an amount ≥ 0"),
     ...sourceOf(o.source, `${path}.source`),
+    ...plausibleField(o.plausibleMove, `${path}.plausibleMove`),
   };
 }
 

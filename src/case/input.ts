@@ -18,7 +18,7 @@
  */
 import { DomainError } from "../core/errors";
 import { describe, fail, keyText, list, notesOf, number, object, optionalNumber, text } from "./input-fields";
-import { option, sensitivityOf } from "./input-option";
+import { option, plausibleMoveOf, sensitivityOf } from "./input-option";
 import { checkGrowthShift, WorkloadGrowth } from "./growth-input";
 
 export { isCellRef, quoted } from "./input-fields";
@@ -57,6 +57,8 @@ export interface Workload extends WorkloadGrowth {
   sizing: Sizing;
   /** Where the rate and service time come from (free text, shown on the sheet as text). */
   source?: string;
+  /** The move judged plausible for its rate, service time, targets, growth and installed servers (a share: 0.1 for ±10 %). */
+  plausibleMove?: number;
 }
 
 /** One yearly running-cost line (support, licences, rent). Negative amounts are savings. */
@@ -67,6 +69,8 @@ export interface OpexLine {
   source?: string;
   /** Growth of the amount per year as a fraction (0.03: +3 % a year): year t pays perYear·(1 + e)^t. Default 0. */
   escalation: number;
+  /** The move judged plausible for the amount and its escalation (a share: 0.1 for ±10 %). */
+  plausibleMove?: number;
 }
 
 /** A one-off cost (migration, training, decommissioning) paid at the start of one year. Negative: a one-off income. */
@@ -77,6 +81,8 @@ export interface OneOffLine {
   source?: string;
   /** The year it is paid, 0 (now) … years − 1. Default 0. */
   year: number;
+  /** The move judged plausible for the amount (a share: 0.1 for ±10 %). */
+  plausibleMove?: number;
 }
 
 /** Low and high values of one sensitivity driver. */
@@ -114,6 +120,22 @@ export interface CaseOption {
   residualValue: number;
   /** Where the option's capex and per-server costs come from (free text). */
   source?: string;
+  /** The move judged plausible for every driver of the option that gives none (a share: 0.1 for ±10 %). */
+  plausibleMove?: number;
+}
+
+/**
+ * The moves judged plausible for the case's drivers (`robustness.ts`), each a share of the value
+ * (0.1 for ±10 %): `default` for every driver, and for the case-wide ones — the discount rate, the
+ * load as a whole, every workload's growth, the service-level target — moves of their own. A
+ * line, one-off, workload or option may give its own (`plausibleMove`), which wins.
+ */
+export interface PlausibleMoves {
+  default: number;
+  discountRate?: number;
+  load?: number;
+  growth?: number;
+  serviceTarget?: number;
 }
 
 /** The case's free-text notes: shown on the sheet and the page as text, never as formulas. */
@@ -148,6 +170,8 @@ export interface CaseInput {
    * their load are left out.
    */
   serviceTarget?: ServiceTarget;
+  /** The moves judged plausible (default ±10 % for every driver). */
+  plausibleMoves: PlausibleMoves;
 }
 
 /** A service level every option must reach: the share answered within a time. */
@@ -224,6 +248,18 @@ function points(rate: number): number {
   return Math.round(rate * 1e12) / 1e12;
 }
 
+/** The case's plausibleMove: a share for every driver, or an object with a default and case-wide moves. */
+function plausibleMovesOf(v: unknown): PlausibleMoves {
+  if (v === undefined || typeof v === "number") return { default: plausibleMoveOf(v, "plausibleMove") ?? 0.1 };
+  const o = object(v, "plausibleMove", ["default", "discountRate", "load", "growth", "serviceTarget"]);
+  const out: PlausibleMoves = { default: plausibleMoveOf(o.default, "plausibleMove.default") ?? 0.1 };
+  for (const key of ["discountRate", "load", "growth", "serviceTarget"] as const) {
+    const p = plausibleMoveOf(o[key], `plausibleMove.${key}`);
+    if (p !== undefined) out[key] = p;
+  }
+  return out;
+}
+
 /**
  * Checks a business case given as parsed JSON and returns it with defaults filled in.
  *
@@ -254,6 +290,7 @@ export function parseCaseInput(json: unknown): CaseInput {
     "risks",
     "sources",
     "serviceTarget",
+    "plausibleMove",
     "$comment",
   ]);
   const currency = o.currency === undefined ? "£" : o.currency;
@@ -320,6 +357,7 @@ export function parseCaseInput(json: unknown): CaseInput {
       fail("serviceTarget", "is given but no option has workloads to answer within it");
   }
   return {
+    plausibleMoves: plausibleMovesOf(o.plausibleMove),
     title: text(o.title, "title", MAX_TITLE, "Business case"),
     currency,
     years,

@@ -5,7 +5,7 @@
  * confidence grade of `robustness.ts`, worded from the Break-even moves table). All live formulas.
  */
 import { CLOSE_LEAD_SHARE } from "../core/confidence-grade";
-import { signedPercent } from "./break-even-table";
+import { saidMove } from "./break-even-table";
 import { choiceFormula, choiceRanges } from "./choice";
 import { CaseInput } from "./input";
 import { CaseResult, VsBaseline } from "./model";
@@ -44,19 +44,23 @@ export function confidenceText(input: CaseInput, result: CaseResult, r: Robustne
 }
 
 /**
- * The Medium verdict names no driver: the rows of the Break-even table found by probing keep the
- * values found when the case was built, so after an edit a named driver could be stale; the
- * Closest row names the nearest, marked so.
+ * The Medium verdict names no driver (the Closest row does): the Break-even table says which inputs
+ * move the choice within their plausible range.
  */
 const MEDIUM = "Medium: a single input moved within its plausible range changes the choice (see Break-even moves).";
 
-/** The closest break-even move in words: "Replace: capex +9.42% makes Keep the choice". */
+/**
+ * The closest break-even move in words: "Replace: capex +9.42% makes Keep the choice"; for a driver
+ * asked at the grid, the bracket: "Keep › Calls: arrival rate between +5.00% and +10.00% makes …".
+ * The closest is the driver ranked 1 (the first defined among equally close ones), as the sheet's
+ * formula finds it.
+ */
 export function closestText(input: CaseInput, r: Robustness): string {
   const d = r.drivers.find((x) => x.nearest && x.driver.base !== 0);
   if (!d || !d.nearest) return "no single input changes the choice";
   const c = d.nearest;
   const rival = c.rival < 0 ? "no option qualifying" : `${input.options[c.rival].name} the choice`;
-  return `${d.driver.label} ${signedPercent((c.value - d.driver.base) / Math.abs(d.driver.base))} makes ${rival}`;
+  return `${d.driver.label} ${saidMove(d)} makes ${rival}`;
 }
 
 /** {@link closestText} as a live formula over the Break-even table (the row ranked 1). */
@@ -67,8 +71,7 @@ function closestFormula(ctx: CaseSheet): string {
   const row = `MATCH(1,${col("rank")},0)`;
   const at = (key: string): string => `INDEX(${col(key)},${row})`;
   const rival = `IF(${at("rival")}="no option qualifying","no option qualifying",${at("rival")}&" the choice")`;
-  const sign = `IF(${at("move")}>0,"+","${MINUS}")&TEXT(ABS(${at("move")})*100,"0.00")&"%"`;
-  return `IFERROR(${at("driver")}&" "&${sign}&" makes "&${rival},"no single input changes the choice")`;
+  return `IFERROR(${at("driver")}&" "&${at("said")}&" makes "&${rival},"no single input changes the choice")`;
 }
 
 /** {@link confidenceText} as a live formula over the Choice and Break-even moves tables. */

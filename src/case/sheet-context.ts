@@ -70,6 +70,10 @@ export interface CaseTables {
   serviceTarget: PlacedTable | undefined;
   /** Every driver's break-even move (`break-even-table.ts`). */
   breakEven: PlacedTable;
+  /** The choice at the grid of moves of every driver not linear in the costs (`probe-table.ts`), when there is one. */
+  probes?: PlacedTable;
+  /** With growth: the purchase plans the grid moves (`probe-plan.ts`). */
+  probePlan?: PlacedTable;
 }
 
 /** What the input says about the shape of the sheet, worked out once. */

@@ -21,6 +21,13 @@
  * choice is a step function of the driver when servers are whole; probes 1 % apart see every
  * step wider than that). Cost: (probes + log₂(range/tolerance)) evaluations of the choice.
  *
+ * **Grid** ({@link GRID_MULTIPLES}, {@link firstChange}): what a spreadsheet can redo live after
+ * every edit. The choice is asked at a fixed grid of moves, p/2, p, 2p and 5p up and down (p the
+ * move judged plausible for the driver), and the break-even is reported as the first grid point
+ * where the choice differs: it lies between the previous point (or the base) and that one. The
+ * same points in the sheet and here give the same answer after any edit; the plausible ends ±p
+ * are points of the grid, so a reversal there is always seen. Cost: 8 evaluations of the choice.
+ *
  * Units: Δ and the returned moves are in the driver's own unit (money for a capex or a yearly
  * line, a rate for the discount rate, a factor for a load).
  */
@@ -134,4 +141,20 @@ export function probedBreakEven(
     kept = p;
   }
   return none;
+}
+
+/** The multiples of a driver's plausible move p tried on each side, nearest first (see the module comment). */
+export const GRID_MULTIPLES: readonly number[] = [0.5, 1, 2, 5];
+
+/**
+ * The first point of one side of a grid where the choice differs from the choice at base.
+ *
+ * @param start - the option chosen at base (−1 when none qualifies)
+ * @param choices - the choice at each grid point, nearest first; null where the point was not tried (outside the driver's valid range)
+ * @returns the index of the first point whose choice differs from `start`, or −1 when none does
+ * @example
+ * firstChange(0, [0, 0, 1, 1]); // => 2
+ */
+export function firstChange(start: number, choices: readonly (number | null)[]): number {
+  return choices.findIndex((c) => c !== null && c !== start);
 }

@@ -8,8 +8,8 @@
  * recalculates it. Then:
  * - no option that cannot carry its load or misses the service target is chosen (the choice
  *   `caplab case` makes for the edited JSON qualifies, and the sheet shows the same choice);
- * - the conclusion line, the Choose row and the Confidence row equal what `casePlanFromJson` gives
- *   for the edited JSON, word for word.
+ * - the conclusion line, the Choose row, the Confidence row and the Closest break-even (the
+ *   decision layer's grid, live) equal what `casePlanFromJson` gives for the edited JSON, word for word.
  * The same for an edit that makes an option infeasible by lowering a fixed staff in the sheet.
  *
  * Needs LibreOffice (`soffice`); without it the test fails under CI=true and is skipped, saying
@@ -146,7 +146,7 @@ describeLo("edits in LibreOffice give the words caplab case gives for the edited
     expect(grid[1][0]).toBe(want.plan.sheets[0].notes[1]);
     const rec = table(want.plan, "Recommendation");
     const at = rec.at;
-    for (const label of ["Choose", "Confidence"]) {
+    for (const label of ["Choose", "Confidence", "Closest break-even"]) {
       const i = rec.rows.findIndex((r) => r[0] === label);
       expect([label, grid[at.row + 1 + i][at.col + 1]]).toEqual([label, verdict(want, label)]);
     }

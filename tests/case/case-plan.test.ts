@@ -301,6 +301,7 @@ describe("the sheet", () => {
       "Case_2_Savings",
       "Case_2_Sensitivity",
       "Case_2_Scenarios",
+      "Case_2_Probes",
     ]);
     expect(sheet.charts[0].source?.table).toBe("Case_2_CumulativeCost");
   });

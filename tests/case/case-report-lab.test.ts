@@ -5,8 +5,8 @@
  * from the file `caplab report` wrote: every sheet recalculates to the values the file carried.
  * Then the planner's edit on What-if — the NFS line's current IOPS typed as 20,000 and its growth
  * raised from 20 to 30 % — and the case sheet, recalculated, equals cell for cell (and the
- * conclusion word for word) what `caplab case` builds for the same numbers typed into the JSON —
- * except the cells the case computes once when built (`growth-compare.ts`, `builtOnce`).
+ * conclusion word for word) what `caplab case` builds for the same numbers typed into the JSON,
+ * the decision layer (break-even moves, ranks, confidence) included.
  * Needs LibreOffice (`soffice`).
  */
 import * as fs from "fs";
@@ -21,7 +21,7 @@ import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, CellValue, TablePlan } from "../../src/workbook/plan";
 import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
-import { builtOnce, BY_DRIVER } from "./growth-compare";
+import { BY_DRIVER } from "./growth-compare";
 
 const SOFFICE = findSoffice();
 const SAMPLE = path.join(__dirname, "..", "lab", "fixtures", "lab-sample");
@@ -208,9 +208,7 @@ describeLo("caplab report --case: the lab and the case in one workbook, live", (
     expect(typed.result.recommended).toBe(linked.result.recommended);
     const caseSheet = edited[edited.length - 1];
     const scale = Math.max(...typed.result.options.map((o) => Math.abs(o.npv)));
-    // Except the cells the case computes once when built (probed break-even moves and what is worded from them).
-    const once = builtOnce(linked);
-    const want = new Map([...caseCells(typed, linked)].filter(([key]) => !once.has(key)));
+    const want = caseCells(typed, linked);
     expect(differences(caseSheet, want, scale)).toEqual([]);
     expect(caseSheet.get("1,0")).toBe(typed.plan.sheets[0].notes[1]);
   });

@@ -11,12 +11,15 @@
  *   under 2 % of the chosen option's net present cost, it is "Low" (acceptance 1);
  * - utilization, P(wait), mean wait and the share within the target equal mpmath to 1e-9 (acceptance 3);
  * - the IRR equals numpy-financial where the savings change sign once; with several, the roots
- *   found are numpy's and the label says which (acceptance 4).
+ *   found are numpy's and the label says which (acceptance 4);
+ * - every driver not linear in the costs is asked at the same grid of moves as the check asks it
+ *   (p/2, p, 2p, 5p up and down, p its plausible move), and the choice at each point is the check's
+ *   (what the sheet's Probes table shows, and the break-even brackets come from).
  * Regenerate: python3 tests/case/fixtures/generate-robustness.py > tests/case/fixtures/robustness.json
  */
 import * as fs from "fs";
 import * as path from "path";
-import { parseCaseInput } from "../../src/case/input";
+import { CaseInput, parseCaseInput } from "../../src/case/input";
 import { computeCase } from "../../src/case/model";
 import { judgeCase } from "../../src/case/robustness";
 import { buildCasePlan } from "../../src/case/case-plan";
@@ -30,6 +33,7 @@ interface Expected {
   closeLead: boolean;
   target: { level: number; answerWithin: number } | null;
   reversals: { input: string; factor: number; choice: number }[];
+  grid: { driver: string; plausible: number; choices: (number | null)[] }[];
   workloads: {
     servers: number;
     stable: boolean;
@@ -45,6 +49,34 @@ interface Fixture {
   cases: { name: string; input: unknown; expected: Expected }[];
 }
 const FIXTURE = JSON.parse(fs.readFileSync(path.join(__dirname, "fixtures", "robustness.json"), "utf8")) as Fixture;
+
+/** The check's name of a driver (its input path; "load" for every arrival rate together). */
+function pathOf(key: string, input: CaseInput): string {
+  const [kind, a, b] = key.split(":");
+  const w = `options[${a}].workloads[${b}]`;
+  switch (kind) {
+    case "rate":
+      return "discountRate";
+    case "esc":
+      return `options[${a}].opex[${b}].escalation`;
+    case "arrival":
+      return `${w}.arrivalRate`;
+    case "service":
+      return `${w}.serviceTime`;
+    case "target": {
+      const z = input.options[Number(a)].workloads[Number(b)].sizing;
+      return `${w}.sizing.${z.kind}`;
+    }
+    case "within":
+      return `${w}.sizing.answerWithin`;
+    case "target_level":
+      return "serviceTarget.serviceLevel";
+    case "target_within":
+      return "serviceTarget.answerWithin";
+    default:
+      return key;
+  }
+}
 
 function rel(actual: number, expected: number): number {
   return Math.abs(actual - expected) / Math.max(Math.abs(expected), 1e-300);
@@ -78,7 +110,7 @@ describe("the choice and its confidence against the independent check (robustnes
     expect(wrong).toEqual([]);
   });
 
-  it("the sheet's Confidence is never High where one ±10 % move reverses the choice, and Low where the lead is under 2 %", () => {
+  it("the sheet's Confidence is never High where one plausible move (±10 % unless the case says otherwise) reverses the choice, and Low where the lead is under 2 %", () => {
     const wrong: string[] = [];
     let high = 0;
     for (const c of cases) {
@@ -148,5 +180,30 @@ describe("the choice and its confidence against the independent check (robustnes
       });
     expect(one).toBeGreaterThan(50);
     expect(several).toBeGreaterThan(10);
+  });
+
+  it("asks every non-linear driver at the check's grid of moves and finds the check's choice at every point", () => {
+    const wrong: string[] = [];
+    let points = 0;
+    let changes = 0;
+    for (const c of cases) {
+      const r = judgeCase(c.input, c.result);
+      const grid = r.drivers.filter((d) => d.probes !== null);
+      const got = new Map(grid.map((d) => [pathOf(d.driver.key, c.input), d]));
+      expect([c.name, [...got.keys()].sort()]).toEqual([c.name, c.expected.grid.map((g) => g.driver).sort()]);
+      for (const want of c.expected.grid) {
+        const d = got.get(want.driver);
+        if (!d || !d.probes) continue;
+        expect(d.plausible).toBe(want.plausible);
+        const choices = d.probes.map((p) => p.choice);
+        points += choices.filter((x) => x !== null).length;
+        changes += choices.filter((x) => x !== null && x !== c.expected.choice).length;
+        if (JSON.stringify(choices) !== JSON.stringify(want.choices))
+          wrong.push(`${c.name} ${want.driver}: ${JSON.stringify(choices)}, the check ${JSON.stringify(want.choices)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(points).toBeGreaterThan(5000);
+    expect(changes).toBeGreaterThan(300);
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { isDomainError } from "../../src/core";
-import { linearBreakEven, probedBreakEven } from "../../src/core/break-even";
+import { firstChange, GRID_MULTIPLES, linearBreakEven, probedBreakEven } from "../../src/core/break-even";
 import { expectRelClose } from "./close";
 
 describe("linearBreakEven", () => {
@@ -99,5 +99,19 @@ describe("probedBreakEven", () => {
     expect(() => probedBreakEven(() => 0, 1, [1.2, 1.1], 1e-9)).toThrow(/probes/);
     expect(() => probedBreakEven(() => 0, 1, [1.2, 0.9], 1e-9)).toThrow(/probes/);
     expect(() => probedBreakEven(() => 0, 1, [1.2], 0)).toThrow(/tolerance/);
+  });
+});
+
+describe("the grid: firstChange", () => {
+  it("tries p/2, p, 2p and 5p, nearest first, so the plausible move p itself is a point", () => {
+    expect(GRID_MULTIPLES).toEqual([0.5, 1, 2, 5]);
+  });
+
+  it("finds the first point whose choice differs from the base choice, skipping points not tried", () => {
+    expect(firstChange(0, [0, 0, 1, 1])).toBe(2);
+    expect(firstChange(0, [null, 0, -1, 1])).toBe(2);
+    expect(firstChange(1, [1, 1, null, null])).toBe(-1);
+    // A change that reverts further out is still the first change.
+    expect(firstChange(0, [2, 0, 0, 0])).toBe(0);
   });
 });
