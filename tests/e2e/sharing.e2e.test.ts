@@ -12,6 +12,10 @@
  *   LibreOffice Calc (when installed; required under CI=true) recalculates it to the same values
  *   and conclusion line and reads its charts;
  * - the focus moves to the result.
+ * A growth case (examples/growing-datastore.json) exported the same way carries its purchase plan
+ * (each year's cells as the case computes them) and the chart "Servers required and in service per
+ * year" (its cached points the workbook's cells), and LibreOffice saves the shared copy again with
+ * the chart in it.
  * And the case form's use of an analysis: a workload's service time taken by reference from the
  * Model sheet's CPU cost per IO.
  * Leaves docs/screenshots/pane-share.png and docs/screenshots/pane-case.png.
@@ -298,6 +302,110 @@ describe("sharing in headless Chromium with an in-memory Excel", () => {
       }
       expect(s.consoleErrors).toEqual([]);
       expect(s.externalRequests).toEqual([]);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("the managers' export of a growth case carries the purchase plan and its chart, which survive another program", async () => {
+    const s = await openPane(server.url);
+    try {
+      const { page } = s;
+      await page.click("#tab-case");
+      await page.selectOption("#case-example", "growing-datastore");
+      await page.click("#case-build");
+      expect((await settled(s, "case-status")).kind).toMatch(/ok/);
+      const before = await sheets(s);
+      expect(before.map((x) => x.name)).toEqual(["Business case"]);
+      const workbook = new Map(before[0].cells);
+      const chart = before[0].charts.find((c) => c.title === "Servers required and in service per year");
+      expect(chart).toBeDefined();
+
+      await page.click("#tab-share");
+      await page.waitForFunction(
+        () =>
+          document.getElementById("case-sharing")?.getAttribute("aria-busy") === "false" &&
+          document.querySelectorAll("#share-sheet-list fluent-checkbox").length === 1,
+      );
+      await page.click("#share-export");
+      expect((await settled(s, "share-status")).kind).toMatch(/ok/);
+      const created = await page.evaluate(
+        () => (window as unknown as { __fakeExcel: { workbook: FakeWorkbook } }).__fakeExcel.workbook.created,
+      );
+      const file = Buffer.from(created[created.length - 1], "base64");
+      const zip = await JSZip.loadAsync(file);
+
+      // The purchase plan's cells, exported as the workbook shows them: the case's own plan, year by year.
+      const example = JSON.parse(fs.readFileSync(path.join(ROOT, "examples/growing-datastore.json"), "utf8"));
+      const plan = casePlanFromJson(example, { forExcelAddin: true }).plan.sheets[0];
+      const purchases = plan.tables.find((t) => t.name === "PurchasePlan")!;
+      const book = new ExcelJS.Workbook();
+      await book.xlsx.load(file as unknown as ArrayBuffer);
+      const ws = book.getWorksheet("Business case")!;
+      const sheetXml = (await zip.file("xl/worksheets/sheet1.xml")?.async("string")) ?? "";
+      let compared = 0;
+      purchases.rows.forEach((row, i) =>
+        purchases.columns.forEach((c, j) => {
+          const want = cellResult(row[j]);
+          if (typeof want !== "number") return;
+          const [r, col] = [purchases.at!.row + 1 + i, purchases.at!.col + j];
+          const v = ws.getCell(r + 1, col + 1).value;
+          let got = v !== null && typeof v === "object" && "formula" in v ? v.result : v;
+          // ExcelJS's reader drops a cached result of 0; the file has it: <c r="B15"><f>…</f><v>0</v></c>.
+          if (got === undefined && new RegExp(`<c r="${a1(`${r},${col}`)}"[^>]*><f>[^<]*</f><v>0</v>`).test(sheetXml))
+            got = 0;
+          if (!near(got, want))
+            throw new Error(`PurchasePlan ${c.key} row ${i}: exported ${JSON.stringify(v)}, the case ${want}`);
+          compared++;
+        }),
+      );
+      expect(compared).toBeGreaterThan(50);
+
+      // The chart: in the file, titled, its series over the exported cells with the workbook's values.
+      const parts = Object.keys(zip.files).filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p));
+      const xmls = await Promise.all(
+        parts.map(async (p) => (await zip.file(p)!.async("string")).replace(/&apos;/g, "'")),
+      );
+      const servers = xmls.filter((x) => x.includes("<a:t>Servers required and in service per year</a:t>"));
+      expect(servers.length).toBe(1);
+      let points = 0;
+      for (const m of servers[0].matchAll(/<c:f>([^<]*)<\/c:f>(<c:numCache>.*?<\/c:numCache>)/g)) {
+        const ref = /^'Business case'!\$([A-Z]+)\$(\d+):\$([A-Z]+)\$(\d+)$/.exec(m[1]);
+        expect(ref).not.toBeNull();
+        const col = [...ref![1]].reduce((n, ch) => n * 26 + ch.charCodeAt(0) - 64, 0) - 1;
+        for (const [, idx, v] of m[2].matchAll(/<c:pt idx="(\d+)"><c:v>([^<]*)<\/c:v>/g)) {
+          const cell = workbook.get(`${Number(ref![2]) - 1 + Number(idx)},${col}`);
+          if (!near(Number(v), cell?.value))
+            throw new Error(`servers chart ${m[1]} point ${idx}: ${v}, the workbook ${JSON.stringify(cell)}`);
+          points++;
+        }
+      }
+      // Two lines (required, in service) per option over five years, x and y each.
+      expect(points).toBe(2 * 2 * 5 * 2);
+
+      // Another program opens the shared copy and saves it again: the chart is still there, titled.
+      if (!skipsHere(NO_SOFFICE)) {
+        if (!SOFFICE)
+          throw new Error("soffice (LibreOffice) is not installed: .ci/run installs libreoffice-calc-nogui");
+        const dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-shared-growth-"));
+        try {
+          fs.writeFileSync(path.join(dir, "shared.xlsx"), file);
+          convert(SOFFICE, recalculatingProfile(dir), "xlsx", path.join(dir, "resaved"), [
+            path.join(dir, "shared.xlsx"),
+          ]);
+          const resaved = await JSZip.loadAsync(fs.readFileSync(path.join(dir, "resaved", "shared.xlsx")));
+          const again = await Promise.all(
+            Object.keys(resaved.files)
+              .filter((p) => /^xl\/charts\/chart\d+\.xml$/.test(p))
+              .map((p) => resaved.file(p)!.async("string")),
+          );
+          expect(again.length).toBe(parts.length);
+          expect(again.filter((x) => x.includes("Servers required and in service per year")).length).toBe(1);
+        } finally {
+          fs.rmSync(dir, { recursive: true, force: true });
+        }
+      }
+      expect(s.consoleErrors).toEqual([]);
     } finally {
       await s.close();
     }
