@@ -137,7 +137,7 @@ describe("caplab case", () => {
         "terminal escapes and a NUL in a key are quoted, never echoed raw",
         `{ "years": 3, "discountRate": 0.1, "options": [{ "name": "A", "\\u001b]0;x\\u0007\\u001b[2J\\u0000": 1 }, { "name": "B" }] }`,
         'options[0]."\\u001b]0;x\\u0007\\u001b[2J\\u0000": unknown field (expected one of name, capex, opex, oneOff, ' +
-          "residualValue, workloads, costPerServer, costPerServerPerYear, source)",
+          "residualValue, workloads, costPerServer, costPerServerPerYear, source, plausibleMove)",
       ],
     ])("%s", async (_what, text, message) => {
       const bad = path.join(dir, "bad.json");
