@@ -12,8 +12,9 @@
 //! AR(1)-corrected standard error, |t| ≤ 1.5, [`trend_t`]) and meet h + 2·|m − m₂|/|m| ≤ accuracy
 //! (m its mean, m₂ the mean of its second half); and the first n − ⌈n/10⌉ and n − 2⌈n/10⌉ samples
 //! must have looked steady too (the same start, the trend where at least W samples are retained, the
-//! drift allowance added to today's h). The answer is the retained window, from D + 1. See
-//! `docs/seen-enough.md` for why.
+//! drift allowance added to today's h). The answer is the retained window, from D + 1; when it is not
+//! seen enough, [`SeenEnough::why_not`] names the first of these checks that refused, with its figure
+//! and limit. See `docs/seen-enough.md` for why.
 //!
 //! [`Transient::Off`]: candidate windows all end at the last sample and are tried shortest first,
 //! lengths `Lmin ..= n` with `Lmin = max(2, min_samples)` for `iid`/`ivy` and `max(30, min_samples)`
@@ -208,6 +209,113 @@ pub struct SeenEnough {
     pub level_kind: LevelKind,
     /// Non-stationarity warnings.
     pub warnings: Warnings,
+    /// Why the answer is not seen enough; `None` when it is.
+    pub why_not: Option<WhyNot>,
+}
+
+/// The check that refused an answer that is not seen enough (`docs/functions/SEEN_ENOUGH.md`, "Why not").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// Fewer samples than the shortest window (value n; limit W, or Lmin with `Off`).
+    TooFewSamples,
+    /// The start found lies past the middle of the series (value D; limit n/2).
+    WarmupNotOver,
+    /// Fewer than W samples after the warm-up (value L; limit W).
+    WindowTooShort,
+    /// The retained window's trend |t| over the limit (value t, signed; limit c(n)).
+    LevelMoving,
+    /// h + 2·|m − m₂|/|m| over the accuracy (value that sum, `Off`: the smallest h; limit the accuracy).
+    NotPreciseEnough,
+}
+
+impl Refusal {
+    /// The name the shared vectors and the worksheet function use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Refusal::TooFewSamples => "too few samples",
+            Refusal::WarmupNotOver => "warm-up not over",
+            Refusal::WindowTooShort => "window too short",
+            Refusal::LevelMoving => "level moving",
+            Refusal::NotPreciseEnough => "not precise enough",
+        }
+    }
+}
+
+/// Why the answer is not seen enough: the first check, in the rule's order, that refused.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct WhyNot {
+    /// Which check.
+    pub refusal: Refusal,
+    /// The figure it judged (samples, t, or a fraction).
+    pub value: f64,
+    /// The limit that figure had to meet.
+    pub limit: f64,
+    /// Samples judged when it refused: n, or n′ = n − j⌈n/10⌉ when the look back refused.
+    pub at: usize,
+}
+
+fn why_not(refusal: Refusal, value: f64, limit: f64, at: usize) -> Option<WhyNot> {
+    Some(WhyNot { refusal, value, limit, at })
+}
+
+/// x to 3 significant digits, shortest form (7.24, 1.5); "∞" / "−∞" for a noiseless trend's t.
+fn sig3(x: f64) -> String {
+    if !x.is_finite() {
+        return if x > 0.0 { "∞".into() } else { "−∞".into() };
+    }
+    let rounded: f64 = format!("{x:.2e}").parse().expect("a formatted number parses");
+    format!("{rounded}")
+}
+
+/// A fraction as a percentage to 2 significant digits: 0.061 → "6.1 %".
+fn percent(x: f64) -> String {
+    let rounded: f64 = format!("{:.1e}", x * 100.0).parse().expect("a formatted number parses");
+    format!("{rounded} %")
+}
+
+impl SeenEnough {
+    /// Why the answer is not seen enough, in the words of the worksheet function and the lab
+    /// (`seenEnoughWhyNotText` in `src/core/seen-enough-report.ts`); `None` when it is.
+    pub fn why_not_text(&self) -> Option<String> {
+        let why = self.why_not?;
+        let n = self.from - 1 + self.samples;
+        let floor = match self.bound_by {
+            BoundBy::Seconds => format!("{} ({STEADY_MIN_SECONDS} s)", why.limit),
+            BoundBy::Samples => format!("{}", why.limit),
+        };
+        let look_back = format!("the first {} of the {n} samples, which must also look steady (the look back)", why.at);
+        let earlier = if why.at < n { format!(" on {look_back}") } else { String::new() };
+        Some(match why.refusal {
+            Refusal::TooFewSamples => format!("too few samples: {} so far, the shortest window is {floor}", why.value),
+            Refusal::WarmupNotOver => format!(
+                "warm-up not over: steady state would begin at sample {}, past the middle of {}",
+                why.value + 1.0,
+                if why.at < n { look_back } else { format!("the {n} samples") }
+            ),
+            Refusal::WindowTooShort => {
+                format!("window too short: {} samples after the warm-up, the shortest window is {floor}", why.value)
+            }
+            Refusal::LevelMoving => format!(
+                "level moving: the level is still {} (trend t = {} against a limit of {}){earlier}",
+                if why.value > 0.0 { "rising" } else { "falling" },
+                sig3(why.value),
+                sig3(why.limit)
+            ),
+            Refusal::NotPreciseEnough => {
+                let drift = why.value - self.achieved;
+                let parts = if drift > 0.0 {
+                    format!(" (±{} from the noise + {} for drift)", percent(self.achieved), percent(drift))
+                } else {
+                    String::new()
+                };
+                format!(
+                    "not precise enough yet: ±{}{parts} against ±{} asked{earlier}",
+                    percent(why.value),
+                    percent(why.limit)
+                )
+            }
+        })
+    }
 }
 
 /// What set the shortest steady-state window.
@@ -653,9 +761,10 @@ fn steady_state_rule(
     }
     let step = (n as f64 * STEADY_RECHECK_FRACTION).ceil() as usize;
     for j in 1..=STEADY_RECHECK_POINTS {
-        if !looked_steady(&x[..n - j * step], answer.achieved, accuracy, window_min, method, limit) {
+        let earlier = looked_steady(&x[..n - j * step], answer.achieved, accuracy, window_min, method, limit);
+        if earlier.is_some() {
             // Not yet: the answer stays the window judged at n, reported as not seen enough.
-            return Ok(SeenEnough { seen_enough: false, ..answer });
+            return Ok(SeenEnough { seen_enough: false, why_not: earlier, ..answer });
         }
     }
     Ok(answer)
@@ -664,17 +773,32 @@ fn steady_state_rule(
 /// One look-back point: did `x` (the first samples) look steady? Its start as in step 2 (false past
 /// the middle); its trend within `limit` when at least `window_min` samples are retained (a shorter
 /// window cannot tell a trend from noise); and h + 2·|m − m₂|/|m| ≤ accuracy with the h judged now.
-fn looked_steady(x: &[f64], h: f64, accuracy: f64, window_min: usize, method: SeenEnoughMethod, limit: f64) -> bool {
+/// `None` when it did, else the check that refused (`at` = the samples judged).
+fn looked_steady(
+    x: &[f64],
+    h: f64,
+    accuracy: f64,
+    window_min: usize,
+    method: SeenEnoughMethod,
+    limit: f64,
+) -> Option<WhyNot> {
+    let end = x.len();
     let d = steady_start(x, method);
-    if 2 * d > x.len() {
-        return false;
+    if 2 * d > end {
+        return why_not(Refusal::WarmupNotOver, d as f64, end as f64 / 2.0, end);
     }
     let w = &x[d..];
-    if w.len() >= window_min && trend_t(w, method).abs() > limit {
-        return false;
+    let t = if w.len() >= window_min { trend_t(w, method) } else { 0.0 };
+    if t.abs() > limit {
+        return why_not(Refusal::LevelMoving, t, limit, end);
     }
     let mean = w.iter().sum::<f64>() / w.len() as f64;
-    mean != 0.0 && h + drift_allowance(w, mean) <= accuracy
+    let total = if mean == 0.0 { f64::INFINITY } else { h + drift_allowance(w, mean) };
+    if total <= accuracy {
+        None
+    } else {
+        why_not(Refusal::NotPreciseEnough, total, accuracy, end)
+    }
 }
 
 /// Steps 1–4 of the `Detect` rule (the look back is `steady_state_rule`'s) and the level; returns
@@ -688,7 +812,8 @@ fn steady_state_steps(
 ) -> Result<(SeenEnough, f64), SeenEnoughError> {
     let n = x.len();
     let limit = trend_limit_at(n, window_min);
-    let answer = |passed: bool, d: usize, trend: Option<f64>| -> Result<SeenEnough, SeenEnoughError> {
+    // `refused`: the check of steps 1–3 that refused (`None`: they passed, step 4 judges precision).
+    let answer = |refused: Option<WhyNot>, d: usize, trend: Option<f64>| -> Result<SeenEnough, SeenEnoughError> {
         let w = &x[d..];
         let rho = if method == SeenEnoughMethod::Ar1 { ar1_rho(lag1_autocorrelation(w), w.len()) } else { 0.0 };
         let (mean, h) = half_width(w, confidence, method, rho);
@@ -701,8 +826,16 @@ fn steady_state_steps(
             Some((level, hl)) if hl.is_finite() => (level, hl, LevelKind::TrendEnd),
             _ => (mean, h, LevelKind::Mean),
         };
+        let total = h + drift_allowance(w, mean);
+        let why = refused.or_else(|| {
+            if total <= accuracy {
+                None
+            } else {
+                why_not(Refusal::NotPreciseEnough, total, accuracy, n)
+            }
+        });
         Ok(SeenEnough {
-            seen_enough: passed && h + drift_allowance(w, mean) <= accuracy,
+            seen_enough: why.is_none(),
             from: d + 1,
             samples: w.len(),
             mean,
@@ -716,18 +849,25 @@ fn steady_state_steps(
             level_achieved,
             level_kind,
             warnings: Warnings::default(),
+            why_not: why,
         })
     };
     if n < window_min {
-        return Ok((answer(false, 0, None)?, limit));
+        let why = why_not(Refusal::TooFewSamples, n as f64, window_min as f64, n);
+        return Ok((answer(why, 0, None)?, limit));
     }
     let d = steady_start(x, method);
     // "Run longer" (White 1997): a start in the second half means no steady tail yet.
-    if 2 * d > n || n - d < window_min {
-        return Ok((answer(false, d, None)?, limit));
+    if 2 * d > n {
+        return Ok((answer(why_not(Refusal::WarmupNotOver, d as f64, n as f64 / 2.0, n), d, None)?, limit));
+    }
+    if n - d < window_min {
+        let why = why_not(Refusal::WindowTooShort, (n - d) as f64, window_min as f64, n);
+        return Ok((answer(why, d, None)?, limit));
     }
     let t = trend_t(&x[d..], method);
-    Ok((answer(t.abs() <= limit, d, Some(t))?, limit))
+    let moving = if t.abs() <= limit { None } else { why_not(Refusal::LevelMoving, t, limit, n) };
+    Ok((answer(moving, d, Some(t))?, limit))
 }
 
 /// The least-squares level at the last sample of `w` (length ≥ 3) and its relative half-width:
@@ -846,6 +986,13 @@ fn window_answer(
         level_achieved: h,
         level_kind: LevelKind::Mean,
         warnings: Warnings::default(),
+        why_not: if seen_enough {
+            None
+        } else if n < lmin {
+            why_not(Refusal::TooFewSamples, n as f64, lmin as f64, n)
+        } else {
+            why_not(Refusal::NotPreciseEnough, h, accuracy, n)
+        },
     }
 }
 
@@ -920,6 +1067,29 @@ mod tests {
         {
             assert!(close(t_quantile(p, df), want, 1e-12), "t({p}; {df}) = {}", t_quantile(p, df));
         }
+    }
+
+    /// The reasons in words: the same strings as the TypeScript test ("seenEnoughWhyNotText: the words").
+    #[test]
+    fn why_not_words() {
+        let base = DEFAULT_SEEN_ENOUGH.judge(&[100.0, 101.0]).expect("judged");
+        let cases = [
+            (1, 600, 0.04, BoundBy::Seconds, Refusal::TooFewSamples, 600.0, 900.0, 600, "too few samples: 600 so far, the shortest window is 900 (90 s)"),
+            (551, 450, 0.04, BoundBy::Seconds, Refusal::WarmupNotOver, 550.0, 500.0, 1000, "warm-up not over: steady state would begin at sample 551, past the middle of the 1000 samples"),
+            (101, 900, 0.04, BoundBy::Seconds, Refusal::WarmupNotOver, 460.0, 450.0, 900, "warm-up not over: steady state would begin at sample 461, past the middle of the first 900 of the 1000 samples, which must also look steady (the look back)"),
+            (151, 850, 0.04, BoundBy::Seconds, Refusal::WindowTooShort, 850.0, 900.0, 1000, "window too short: 850 samples after the warm-up, the shortest window is 900 (90 s)"),
+            (101, 900, 0.04, BoundBy::Seconds, Refusal::LevelMoving, -2.3456, 1.5, 1000, "level moving: the level is still falling (trend t = -2.35 against a limit of 1.5)"),
+            (101, 900, 0.04, BoundBy::Seconds, Refusal::LevelMoving, 7.2383, 1.1666666666666667, 800, "level moving: the level is still rising (trend t = 7.24 against a limit of 1.17) on the first 800 of the 1000 samples, which must also look steady (the look back)"),
+            (101, 900, 0.04, BoundBy::Seconds, Refusal::NotPreciseEnough, 0.061, 0.05, 900, "not precise enough yet: ±6.1 % (±4 % from the noise + 2.1 % for drift) against ±5 % asked on the first 900 of the 1000 samples, which must also look steady (the look back)"),
+            (41, 60, 0.083, BoundBy::Samples, Refusal::NotPreciseEnough, 0.083, 0.05, 100, "not precise enough yet: ±8.3 % against ±5 % asked"),
+            (1, 20, 0.2, BoundBy::Samples, Refusal::TooFewSamples, 20.0, 30.0, 20, "too few samples: 20 so far, the shortest window is 30"),
+        ];
+        for (from, samples, achieved, bound_by, refusal, value, limit, at, text) in cases {
+            let why_not = Some(WhyNot { refusal, value, limit, at });
+            let r = SeenEnough { seen_enough: false, from, samples, achieved, bound_by, why_not, ..base };
+            assert_eq!(r.why_not_text().as_deref(), Some(text));
+        }
+        assert_eq!(SeenEnough { seen_enough: true, why_not: None, ..base }.why_not_text(), None);
     }
 
     #[test]
@@ -1134,6 +1304,24 @@ mod vector_tests {
         let warnings: Vec<&str> =
             expected["warnings"].as_array().expect("warnings").iter().map(|w| w.as_str().unwrap_or("?")).collect();
         assert_eq!(got.warnings.names(), warnings, "{name}: warnings");
+        match (got.why_not, expected["why_not"].as_object()) {
+            (None, None) => {}
+            (Some(why), Some(e)) => {
+                assert_eq!(Some(why.refusal.name()), e["refusal"].as_str(), "{name}: why_not.refusal");
+                assert_eq!(Some(why.at as u64), e["at"].as_u64(), "{name}: why_not.at");
+                // A null value is an infinite t (JSON has no Infinity).
+                let value = e["value"].as_f64().unwrap_or(f64::INFINITY);
+                let close = |a: f64, b: f64| a == b || (a - b).abs() <= tol * b.abs().max(1e-300);
+                assert!(
+                    close(why.value, value) || (value.is_infinite() && why.value.is_infinite()),
+                    "{name}: why_not.value {} vs {value}",
+                    why.value
+                );
+                let limit = e["limit"].as_f64().expect("why_not.limit");
+                assert!(close(why.limit, limit), "{name}: why_not.limit {} vs {limit}", why.limit);
+            }
+            (got, e) => panic!("{name}: why_not {got:?} vs {e:?}"),
+        }
         1
     }
 }

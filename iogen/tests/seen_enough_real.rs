@@ -4,7 +4,7 @@
 //! ones as the fixture's analyse.py and the TypeScript replay, tests/core/seen-enough-real.test.ts);
 //! the rule's answers are held to it with margins, not to exact stops.
 
-use iogen::seen_enough::{BoundBy, SeenEnough, SeenEnoughSpec, Transient, DEFAULT_SEEN_ENOUGH};
+use iogen::seen_enough::{BoundBy, Refusal, SeenEnough, SeenEnoughSpec, Transient, DEFAULT_SEEN_ENOUGH};
 use std::path::Path;
 
 /// IOPS per subinterval from a fio iops log (`time_ms, iops, …`).
@@ -98,5 +98,29 @@ fn shrinking_noise_never_stops_with_the_disturbed_start_in_the_window() {
             // Not stopped: while its cut kept moving after the disturber had gone, it said so.
             None => assert!(cut_moving, "{dt} s: no stop and no cut-moving warning"),
         }
+    }
+}
+
+/// H does not stop (the 139 s after the disturber drift upwards: README), and at the end of the run
+/// no non-stationarity warning is raised; the answer says why it is not seen enough: the level is
+/// still rising, its trend over the limit, judged on all the samples.
+#[test]
+fn shrinking_noise_that_will_not_stop_says_why_at_the_end() {
+    let x = fio_log("fio-disturbed-2g-100ms-h.log");
+    for (series, dt) in [(x.clone(), 0.1), (per_second(&x), 1.0)] {
+        let (stop, r, _) = replay(DEFAULT_SEEN_ENOUGH, &series, dt);
+        if stop.is_some() {
+            continue;
+        }
+        let why = r.why_not.unwrap_or_else(|| panic!("{dt} s: not seen enough and no reason"));
+        assert_eq!(why.refusal, Refusal::LevelMoving, "{dt} s: {why:?}");
+        assert!(why.value > why.limit, "{dt} s: rising, t over the limit: {why:?}");
+        assert_eq!(why.at, series.len(), "{dt} s: judged on every sample");
+        let text = r.why_not_text().expect("a reason in words");
+        assert!(
+            text.starts_with("level moving: the level is still rising (trend t = ")
+                && text.ends_with("against a limit of 1.5)"),
+            "{dt} s: {text}"
+        );
     }
 }

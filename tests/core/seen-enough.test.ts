@@ -13,6 +13,7 @@ import {
   STEADY_STATE_TUNING,
   steadyStateRule,
   seenEnough,
+  seenEnoughWhyNotText,
   ar1Inflation,
   ar1Rho,
   lag1Autocorrelation,
@@ -169,6 +170,108 @@ describe("seen_enough.json vectors", () => {
       1e-9 * Math.max(1, Math.abs(c.expected.level_achieved)),
     );
   });
+});
+
+describe("seenEnoughWhyNotText: the words (the same strings as iogen's why_not_words test)", () => {
+  const base = seenEnough(Array(100).fill(1234.5));
+  it.each([
+    [
+      1,
+      600,
+      0.04,
+      "seconds",
+      "too few samples",
+      600,
+      900,
+      600,
+      "too few samples: 600 so far, the shortest window is 900 (90 s)",
+    ],
+    [
+      551,
+      450,
+      0.04,
+      "seconds",
+      "warm-up not over",
+      550,
+      500,
+      1000,
+      "warm-up not over: steady state would begin at sample 551, past the middle of the 1000 samples",
+    ],
+    [
+      101,
+      900,
+      0.04,
+      "seconds",
+      "warm-up not over",
+      460,
+      450,
+      900,
+      "warm-up not over: steady state would begin at sample 461, past the middle of the first 900 of the 1000 samples, which must also look steady (the look back)",
+    ],
+    [
+      151,
+      850,
+      0.04,
+      "seconds",
+      "window too short",
+      850,
+      900,
+      1000,
+      "window too short: 850 samples after the warm-up, the shortest window is 900 (90 s)",
+    ],
+    [
+      101,
+      900,
+      0.04,
+      "seconds",
+      "level moving",
+      -2.3456,
+      1.5,
+      1000,
+      "level moving: the level is still falling (trend t = -2.35 against a limit of 1.5)",
+    ],
+    [
+      101,
+      900,
+      0.04,
+      "seconds",
+      "level moving",
+      7.2383,
+      1.1666666666666667,
+      800,
+      "level moving: the level is still rising (trend t = 7.24 against a limit of 1.17) on the first 800 of the 1000 samples, which must also look steady (the look back)",
+    ],
+    [
+      101,
+      900,
+      0.04,
+      "seconds",
+      "not precise enough",
+      0.061,
+      0.05,
+      900,
+      "not precise enough yet: ±6.1 % (±4 % from the noise + 2.1 % for drift) against ±5 % asked on the first 900 of the 1000 samples, which must also look steady (the look back)",
+    ],
+    [
+      41,
+      60,
+      0.083,
+      "samples",
+      "not precise enough",
+      0.083,
+      0.05,
+      100,
+      "not precise enough yet: ±8.3 % against ±5 % asked",
+    ],
+    [1, 20, 0.2, "samples", "too few samples", 20, 30, 20, "too few samples: 20 so far, the shortest window is 30"],
+  ] as const)(
+    "from %d, %d samples, h %d, %s: %s",
+    (from, samples, achieved, boundBy, refusal, value, limit, at, text) => {
+      const whyNot = { refusal, value, limit, at };
+      expect(seenEnoughWhyNotText({ ...base, from, samples, achieved, boundBy, whyNot })).toBe(text);
+    },
+  );
+  it("TRUE: no words", () => expect(seenEnoughWhyNotText(base)).toBe(""));
 });
 
 describe("seenEnough: the worked examples of docs/functions/SEEN_ENOUGH.md", () => {

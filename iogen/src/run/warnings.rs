@@ -15,7 +15,8 @@ fn lag_share_of_service(c: &CategoryStats) -> Option<f64> {
 }
 
 /// Warn about step `number` (`under_fifo`: the step ran with the launching thread under
-/// `SCHED_FIFO`): behind schedule, a full target, a launch lag large next to the service time.
+/// `SCHED_FIFO`): behind schedule, a full target, why `--seen-enough` did not hold, steady state in
+/// doubt, a launch lag large next to the service time.
 pub(super) fn warn_about(number: usize, o: &Options, outcome: &StepOutcome, under_fifo: bool) {
     if outcome.behind_s > 0.1 {
         eprintln!(
@@ -28,6 +29,9 @@ pub(super) fn warn_about(number: usize, o: &Options, outcome: &StepOutcome, unde
         eprintln!("iogen: step {number} ended early: the target is full (ENOSPC)");
     }
     if let SeenEnoughStatus::On { result: Some(r) } = &outcome.seen_enough {
+        if let Some(why) = r.why_not_text() {
+            eprintln!("iogen: step {number}: not seen enough: {why} (docs/functions/SEEN_ENOUGH.md, \"Why not\")");
+        }
         if r.warnings.any() {
             eprintln!(
                 "iogen: step {number}: steady state is in doubt: {} (docs/seen-enough.md)",
