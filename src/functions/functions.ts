@@ -31,6 +31,7 @@ import { doeDesign } from "../core/doe-design";
 import {
   seenEnough,
   seenEnoughWarningText,
+  seenEnoughWhyNotText,
   SEEN_ENOUGH_DEFAULTS,
   SEEN_ENOUGH_METHODS,
   STEADY_MIN_SECONDS,
@@ -384,7 +385,7 @@ export function DOE_DESIGN(
 }
 
 /**
- * Has a run of consecutive measurements reached steady state and "seen enough" (ivy's measure=on)? Finds where the warm-up transient ends (MSER-5), checks the rest has no trend and that its mean is known to ±accuracy at the confidence given; reports the level, where the warm-up ended and why the data may not be steady.
+ * Has a run of consecutive measurements reached steady state and "seen enough" (ivy's measure=on)? Finds where the warm-up transient ends (MSER-5), checks the rest has no trend and that its mean is known to ±accuracy at the confidence given; reports the level, where the warm-up ended, why the data may not be steady and, when not seen enough, which check refused.
  * @customfunction SEEN_ENOUGH
  * @param samples One row or column of consecutive subinterval measurements (e.g. IOPS), oldest first; blanks ignored, text is an error.
  * @param accuracy Optional: required relative half-width as a fraction or percentage, e.g. 0.05 or "5%" (default 5%).
@@ -393,7 +394,7 @@ export function DOE_DESIGN(
  * @param method Optional: "ar1" (default; AR(1) correction), "ivy" (k = 2) or "iid" (k = 1).
  * @param transient Optional: "detect" (default) finds the warm-up first; "off" judges precision alone on windows ending at the last sample (the rule without steady-state detection, for comparison).
  * @param subinterval_s Optional: length of one subinterval in seconds, > 0 (e.g. 0.1 for 100 ms). With "detect" the steady-state window is then at least 90 seconds as well as 90 samples; omitted, samples only.
- * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ± | Level | Level ± | From earliest | From latest | Floor | Warning, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean, its relative half-width, the accuracy, the level to report (the fitted level at the last sample with "detect") and its ±, the earliest and latest sample where steady state may have begun, what set the shortest window ("90 samples" or "90 s") and the non-stationarity warnings ("" when none).
+ * @returns Two rows: header Seen enough | From | Samples | Mean | Achieved ± | Required ± | Level | Level ± | From earliest | From latest | Floor | Warning | Why not, then TRUE/FALSE, where steady state starts (1-based sample), the window's length, its mean, its relative half-width, the accuracy, the level to report (the fitted level at the last sample with "detect") and its ±, the earliest and latest sample where steady state may have begun, what set the shortest window ("90 samples" or "90 s"), the non-stationarity warnings ("" when none) and, when FALSE, which check refused with its figure and limit, e.g. "level moving: … (trend t = 7.24 against a limit of 1.5)" ("" when TRUE).
  * @helpurl https://localhost:3000/help.html#SEEN_ENOUGH
  */
 export function SEEN_ENOUGH(
@@ -436,6 +437,7 @@ export function SEEN_ENOUGH(
         "From latest",
         "Floor",
         "Warning",
+        "Why not",
       ],
       [
         r.seenEnough,
@@ -450,6 +452,7 @@ export function SEEN_ENOUGH(
         r.fromHigh,
         floor,
         r.warnings.map(seenEnoughWarningText).join("; "),
+        seenEnoughWhyNotText(r),
       ],
     ];
   });

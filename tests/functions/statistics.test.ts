@@ -37,11 +37,17 @@ describe("SEEN_ENOUGH", () => {
       "From latest",
       "Floor",
       "Warning",
+      "Why not",
     ]);
-    expect(out[1].slice(6)).toEqual([100, out[1][4], 7, 7, "4 samples", ""]);
+    expect(out[1].slice(6)).toEqual([100, out[1][4], 7, 7, "4 samples", "", ""]);
     expect(out[1].slice(0, 4)).toEqual([true, 7, 4, 100]);
     expect(out[1][4] as number).toBeCloseTo(0.0259845653, 10);
     expect(out[1][5]).toBeCloseTo(0.05, 15);
+  });
+  it("says why it is FALSE: too precise a request on the worked example (±1 %, ivy, off)", () => {
+    const out = SEEN_ENOUGH([ISSUE], 0.01, 0.95, 4, "ivy", "off");
+    expect(out[1].slice(0, 3)).toEqual([false, 4, 7]);
+    expect(out[1][12]).toBe("not precise enough yet: ±1.5 % against ±1 % asked");
   });
   it("skips blanks in a row", () => {
     const out = SEEN_ENOUGH([[100, null, 102, 98, "", 101, 99, 100, 101, 99, 100, 100]], 0.01, "95%", 4, "iid", "off");
@@ -50,6 +56,7 @@ describe("SEEN_ENOUGH", () => {
   it("with the transient check on (the default), 10 samples are fewer than the 90-sample steady-state window: FALSE for the whole series", () => {
     const out = SEEN_ENOUGH([ISSUE], "5%", 0.95, 4, "ivy");
     expect(out[1].slice(0, 4)).toEqual([false, 1, 10, 100]);
+    expect(out[1][12]).toBe("too few samples: 10 so far, the shortest window is 90");
     expect(SEEN_ENOUGH([ISSUE], "5%", 0.95, 4, "ivy", "detect")).toEqual(out);
   });
   it("values of 1e-200 are scaled before squaring: FALSE at ±57.7 %, not TRUE at ±0 %", () => {
@@ -99,6 +106,7 @@ describe("SEEN_ENOUGH", () => {
     const bySeconds = SEEN_ENOUGH(steady, undefined, undefined, undefined, undefined, undefined, 0.1);
     expect(bySeconds[1][0]).toBe(false);
     expect(bySeconds[1][10]).toBe("900 samples (90 s)");
+    expect(bySeconds[1][12]).toBe("too few samples: 100 so far, the shortest window is 900 (90 s)");
   });
 });
 
