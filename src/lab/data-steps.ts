@@ -1,5 +1,5 @@
 /** A lab step from each source: aggregated from an iogen subinterval group, read from an iogen summary row (with its steady state), or from a fio job and direction. */
-import { seenEnough, seenEnoughWarningText } from "../core/seen-enough";
+import { seenEnough, seenEnoughWarningText, seenEnoughWhyNotText } from "../core/seen-enough";
 import { IogenRow } from "../import/iogen-csv";
 import { NumberColumn } from "../import/iogen-table";
 import { FioStep } from "../import/fio-json";
@@ -66,12 +66,13 @@ function firstValue(idx: ArrayLike<number>, c: Col): number | null {
 
 /**
  * SEEN_ENOUGH with its defaults (±5 % at 95 %) on a group's measured IOPS, with the subinterval length
- * of its first row (the floor in time); null when it cannot judge.
+ * of its first row (the floor in time), its warnings and why it is FALSE ("" when TRUE), in words;
+ * null when it cannot judge.
  */
 function seenEnoughHere(
   g: SubintervalGroup,
   measure: Uint32Array,
-): (MeasureWindow["seenEnough"] & { warnings: string[] }) | null {
+): (MeasureWindow["seenEnough"] & { warnings: string[]; whyNot: string }) | null {
   const t = g.table;
   const subCol = t.column("subinterval");
   const iopsCol = t.column("iops") as NumberColumn; // required column; rows without iops were skipped
@@ -91,6 +92,7 @@ function seenEnoughHere(
       achieved: res.achieved,
       mean: res.mean,
       warnings: res.warnings.map(seenEnoughWarningText),
+      whyNot: seenEnoughWhyNotText(res),
     };
   } catch {
     return null; // e.g. all-zero IOPS: no relative accuracy exists
@@ -107,7 +109,7 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g), 
   const subCol = t.column("subinterval");
   const sub = (i: number): number => valueAt(subCol, i) ?? 0;
   const rule = seenEnoughHere(g, measure);
-  const se = judge && rule !== null ? (({ warnings: _w, ...window }) => window)(rule) : null;
+  const se = judge && rule !== null ? (({ warnings: _w, whyNot: _y, ...window }) => window)(rule) : null;
   const secCol = t.column("seconds");
   let seconds = 0;
   for (let k = 0; k < measure.length; k++) seconds += valueAt(secCol, measure[k]) ?? 0;
@@ -119,6 +121,7 @@ function windowOf(g: SubintervalGroup, measure: Uint32Array = measureRowsOf(g), 
     warmupSubintervals: g.rows.length - measure.length,
     seenEnough: se,
     steadyWarnings: rule?.warnings ?? [],
+    steadyWhyNot: rule?.whyNot ?? "",
   };
 }
 
@@ -181,18 +184,28 @@ export function stepFromSubintervals(g: SubintervalGroup): LabStep {
   };
 }
 
-/** The steady state SEEN_ENOUGH found here on the window, when iogen's CSV does not say (`why`). */
+/**
+ * The steady state SEEN_ENOUGH found here on the window, when iogen's CSV does not say (`why`); when
+ * it is not seen enough, the note says which check refused.
+ */
 function recomputedSteady(window: MeasureWindow | null, why: string): SteadyState | null {
   const se = window?.seenEnough;
   if (!se) return null;
+  const whyNot = window?.steadyWhyNot ?? "";
   return {
     basis: "recomputed",
     reached: se.accepted,
     from: se.fromSubinterval,
     subintervals: se.samples,
     meanIops: se.mean,
-    note: `re-computed here (${why}): SEEN_ENOUGH ±5 % at 95 % on the measured IOPS`,
+    note: `re-computed here (${why}): SEEN_ENOUGH ±5 % at 95 % on the measured IOPS${whyNot ? `; not seen enough: ${whyNot}` : ""}`,
   };
+}
+
+/** iogen's "never held" note with why SEEN_ENOUGH (±5 % at 95 %) on the measured IOPS is not satisfied, when known. */
+function withWhyNot(note: string, window: MeasureWindow | null): string {
+  const whyNot = window?.steadyWhyNot ?? "";
+  return whyNot ? `${note}; SEEN_ENOUGH ±5 % at 95 % on the measured IOPS: ${whyNot}` : note;
 }
 
 /**
@@ -221,7 +234,10 @@ function iogenSteady(
           ...base,
           reached: false,
           from: null,
-          note: "iogen: --seen-enough never held before --max-duration; no steady state found, the row covers the whole measurement",
+          note: withWhyNot(
+            "iogen: --seen-enough never held before --max-duration; no steady state found, the row covers the whole measurement",
+            window,
+          ),
         }
       : {
           ...base,
@@ -242,7 +258,10 @@ function iogenSteady(
     subintervals: inWindow,
     note:
       flag === "no"
-        ? `iogen: steady from subinterval ${from}, but --seen-enough never held before --max-duration`
+        ? withWhyNot(
+            `iogen: steady from subinterval ${from}, but --seen-enough never held before --max-duration`,
+            window,
+          )
         : `iogen's steady_from: the summary row covers subintervals ${from} to the last`,
   };
 }

@@ -48,6 +48,11 @@ export interface MeasureWindow {
    * whoever judged the window: they depend on where steady state begins, not on the accuracy asked.
    */
   steadyWarnings?: string[];
+  /**
+   * Why that SEEN_ENOUGH (±5 % at 95 %) on the measured IOPS is FALSE, in words ("" when TRUE or not
+   * judged): shown beside a steady state that was never reached.
+   */
+  steadyWhyNot?: string;
 }
 
 /**

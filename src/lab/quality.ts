@@ -60,9 +60,13 @@ const n3 = (x: number): string => Number(x.toPrecision(3)).toLocaleString("en-US
 export const STEP_CHECKS: ((c: StepContext) => string | null)[] = [
   // iogen's own steady-state rule never held (schema-3 CSVs say so; SEEN_ENOUGH re-run here on an
   // older CSV is not iogen's decision — its accuracy and window may differ — so it is not reported).
+  // Why: SEEN_ENOUGH (±5 % at 95 %) on the measured IOPS, when the subintervals are there.
   ({ step, name }) => {
     if (step.steady?.basis !== "iogen" || step.steady.reached !== false) return null;
-    return `${name}: never reached steady state: iogen's --seen-enough rule did not hold before --max-duration, so its mean may include a warm-up transient or a drift (docs/seen-enough.md); measure longer (raise --max-duration) before trusting this step.`;
+    const why = step.window?.steadyWhyNot
+      ? ` (SEEN_ENOUGH ±5 % at 95 % on the measured IOPS: ${step.window.steadyWhyNot})`
+      : "";
+    return `${name}: never reached steady state: iogen's --seen-enough rule did not hold before --max-duration${why}, so its mean may include a warm-up transient or a drift (docs/seen-enough.md); measure longer (raise --max-duration) before trusting this step.`;
   },
   // SEEN_ENOUGH's non-stationarity warnings on the measured IOPS (docs/seen-enough.md, "Report").
   ({ step, name }) => {

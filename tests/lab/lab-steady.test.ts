@@ -88,6 +88,16 @@ describe("schema-3 CSV: iogen's steady_from and seen_enough", () => {
     expect(json.warnings.some((w) => never.test(w))).toBe(true);
   });
 
+  test("the step that never reached steady state says why: SEEN_ENOUGH on its 20 measured subintervals, under the 90-sample floor", () => {
+    const why = "SEEN_ENOUGH ±5 % at 95 % on the measured IOPS: too few samples: 20 so far, the shortest window is 90";
+    expect(answers.steps[1].warnings.filter((w) => w.includes(why))).toHaveLength(1);
+    expect((column(steps, "steady-state basis") as string[])[1]).toContain(why);
+    const json = labJson(answers, plan.sources, plan.warnings);
+    expect(json.steps[1].warnings.some((w) => w.includes(why))).toBe(true);
+    // The steps that reached steady state, or were not judged, carry no reason.
+    for (const i of [0, 2]) expect(answers.steps[i].warnings.join(" ")).not.toContain("SEEN_ENOUGH ±5 %");
+  });
+
   test("steady_from is bookkeeping, not a result the pane offers to fit", () => {
     expect(RESULT_METRICS).not.toContain("steady_from");
   });
@@ -104,5 +114,12 @@ describe("an older CSV (no steady_from column)", () => {
     expect(basis.some((b) => b !== "")).toBe(true);
     expect(sheet(plan, "Steps").notes.join(" ")).toMatch(/SEEN_ENOUGH re-computed here .* whose CSV does not say/);
     for (const s of answers.steps) expect(s.warnings.join(" ")).not.toMatch(/never reached steady state/);
+  });
+
+  test("where SEEN_ENOUGH re-computed here is FALSE, the Steps sheet says why (5 measured subintervals a step)", () => {
+    const basis = (column(steps, "steady-state basis") as string[]).filter((x) => x !== "");
+    expect(basis.length).toBeGreaterThan(0);
+    for (const b of basis)
+      expect(b).toMatch(/; not seen enough: too few samples: 5 so far, the shortest window is 90$/);
   });
 });
