@@ -323,11 +323,32 @@ fn seen_enough_stops_the_measurement() {
         .args(["--seen-enough-transient", "off", "--max-duration", "20s"])
         .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
         .assert()
-        .success();
+        .success()
+        .stderr(predicate::str::contains("not seen enough").not());
     let (_, rows) = read_csv(&sum);
     assert_eq!(rows[0]["seen_enough"], "yes");
     assert!(num(&rows[0], "measure_seconds") < 20.0);
     assert!(num(&rows[0], "achieved_pm") <= 0.1);
+}
+
+#[test]
+fn a_seen_enough_step_that_never_holds_says_why_on_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.dat");
+    let sum = dir.path().join("sum.csv");
+    // 1 s of 100-ms subintervals: far fewer than the 900 (90 s) the steady-state window needs.
+    iogen()
+        .args(["run", "--engine", "null", "--size", "1MiB", "--iops", "2000", "--warmup", "0s"])
+        .args(["--subinterval", "100ms", "--seen-enough", "5%@95%", "--max-duration", "1s"])
+        .args(path_args(&[("--target", t.as_path()), ("--summary", sum.as_path())]))
+        .assert()
+        .success()
+        .stderr(
+            predicate::str::contains("iogen: step 1: not seen enough: too few samples: ")
+                .and(predicate::str::contains("so far, the shortest window is 900 (90 s)")),
+        );
+    let (_, rows) = read_csv(&sum);
+    assert_eq!(rows[0]["seen_enough"], "no");
 }
 
 #[test]
