@@ -7,7 +7,7 @@
  */
 import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { seenEnough, type SeenEnoughOptions } from "../src/core/seen-enough";
+import { seenEnough, type SeenEnoughOptions, type SeenEnoughWhyNot } from "../src/core/seen-enough";
 
 const DIR = join(__dirname, "..", "tests", "fixtures", "steady-state-real");
 const OUT = join(__dirname, "..", "docs", "seen-enough");
@@ -39,6 +39,22 @@ interface Outcome {
   /** First time (s) each warning was raised. */
   warnings: Record<string, number>;
   finalWarnings: string[];
+  /** Why the last answer is FALSE (null when it stopped). */
+  whyNot: SeenEnoughWhyNot | null;
+}
+
+/** A FALSE answer's reason, short, for the table: the refusal, its figure and limit. */
+function shortWhyNot(w: SeenEnoughWhyNot | null, n: number): string {
+  if (w === null) return "";
+  const p = (v: number): string => `${(100 * v).toFixed(1)} %`;
+  const figures: Record<SeenEnoughWhyNot["refusal"], string> = {
+    "too few samples": `${w.value} < ${w.limit}`,
+    "warm-up not over": `start at ${w.value + 1}, past the middle ${w.limit}`,
+    "window too short": `${w.value} < ${w.limit}`,
+    "level moving": `t = ${w.value.toFixed(2)}, limit ${w.limit.toFixed(2)}`,
+    "not precise enough": `±${p(w.value)} > ±${p(w.limit)}`,
+  };
+  return `${w.refusal} (${figures[w.refusal]}${w.at < n ? `, on the first ${w.at}` : ""})`;
 }
 
 function replay(x: readonly number[], dt: number, options: SeenEnoughOptions): Outcome {
@@ -66,6 +82,7 @@ function replay(x: readonly number[], dt: number, options: SeenEnoughOptions): O
     minWindow: last.minWindow,
     warnings,
     finalWarnings: last.warnings,
+    whyNot: last.whyNot,
   };
 }
 
@@ -85,8 +102,8 @@ const SERIES: { file: string; dt: number; label: string }[] = [
 function main(): void {
   const results: Record<string, unknown>[] = [];
   const rows: string[] = [
-    "| series | read at | samples | stops (floor in time) | window from (earliest–latest) | level ± | stops with the floor in samples only | warnings (first raised) |",
-    "| --- | --- | ---: | --- | --- | --- | --- | --- |",
+    "| series | read at | samples | stops (floor in time) | window from (earliest–latest) | level ± | stops with the floor in samples only | warnings (first raised) | why not, at the end |",
+    "| --- | --- | ---: | --- | --- | --- | --- | --- | --- |",
   ];
   for (const s of SERIES) {
     const x = realSeries(s.file);
@@ -108,7 +125,8 @@ function main(): void {
       rows.push(
         `| ${s.label} | ${dt === 0.1 ? "100 ms" : "1 s"}${dt !== s.dt ? " (means of 10)" : ""} | ${y.length} | ${stop(timed)} | ` +
           `${timed.fromSeconds.toFixed(1)} s (${timed.fromLowSeconds.toFixed(1)}–${timed.fromHighSeconds.toFixed(1)}) | ` +
-          `${timed.level.toFixed(0)} ± ${(100 * timed.levelAchieved).toFixed(1)} % | ${stop(samplesOnly)} | ${warned || "none"} |`,
+          `${timed.level.toFixed(0)} ± ${(100 * timed.levelAchieved).toFixed(1)} % | ${stop(samplesOnly)} | ${warned || "none"} | ` +
+          `${shortWhyNot(timed.whyNot, y.length) || "(stopped)"} |`,
       );
     }
   }
