@@ -111,6 +111,12 @@ function costCell(ctx: CaseSheet, row: string, i: number): CellValue {
   }
 }
 
+/** A row's label: text, or where it names the baseline, a formula quoting its name in the header (so a rename follows). */
+function labelCell(ctx: CaseSheet, row: string, label: string): CellValue {
+  if (row !== "diff") return label;
+  return native(`"Difference from "&${ctx.sheet.cell(ctx.costs, "header", opt(0))}`, label);
+}
+
 /** The Costs table: one column per option. */
 export function costsTable(ctx: CaseSheet): TablePlan {
   const { input, costs } = ctx;
@@ -122,7 +128,7 @@ export function costsTable(ctx: CaseSheet): TablePlan {
       { key: "item", header: "Item" },
       ...input.options.map((o, i): ColumnPlan => ({ key: opt(i), header: o.name, numFmt: ctx.cur })),
     ],
-    costs.rows.map((row) => [labels[row], ...input.options.map((_, i) => costCell(ctx, row, i))]),
+    costs.rows.map((row) => [labelCell(ctx, row, labels[row]), ...input.options.map((_, i) => costCell(ctx, row, i))]),
     {
       cellFormats: input.options.map((_, i) => ({
         row: costs.rows.indexOf("break_even"),

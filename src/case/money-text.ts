@@ -27,3 +27,12 @@ export function currencyFormat(currency: string): string {
   const minus = currency.length === 1 ? `"${MINUS}${currency}"` : `"${MINUS}${currency} "`;
   return `${symbol}#,##0;${minus}#,##0;${symbol}0`;
 }
+
+/**
+ * A percentage's number format with a true minus sign, as money has: `percentFormat(1)` shows −0.052
+ * as "−5.2%" (not "-5.2%"), 0.1 as "10.0%".
+ */
+export function percentFormat(decimals: number): string {
+  const digits = decimals > 0 ? "0." + "0".repeat(decimals) : "0";
+  return `${digits}%;"${MINUS}"${digits}%`;
+}

@@ -17,6 +17,7 @@
 import { searchWidth, nativeMmc, pWaitFormula, MmcCells } from "./mmc-cells";
 import { serversCell, workloadRow, WorkloadRow } from "./capacity";
 import { WorkloadPlans } from "./growth-model";
+import { percentFormat } from "./money-text";
 import { commonTimeUnit, loadFormat, timeFormat, withUnit } from "./capacity-units";
 import { CaseSheet, makeTable, native, opt, workloadKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
@@ -156,7 +157,7 @@ export function growthTable(ctx: CaseSheet): TablePlan | undefined {
     {
       key: "growth",
       header: "Growth per year (input)",
-      numFmt: "0.0%",
+      numFmt: percentFormat(1),
       description: "Compound growth of the load; empty: one rate per year, in the purchase plan's growth column",
     },
     { key: "installed", header: "Servers installed (input)", numFmt: "0", description: "In place before year 0" },
@@ -270,7 +271,7 @@ export function purchasePlanTable(ctx: CaseSheet): TablePlan | undefined {
     {
       key: "growth",
       header: "Growth in the year",
-      numFmt: "0.0%",
+      numFmt: percentFormat(1),
       description: "g: the load grows by this during the year",
     },
     {

@@ -1,7 +1,7 @@
 /** The case's Return table: per option against the baseline, the NPV saving, incremental IRR, payback and discounted payback. */
 import { ReturnMeasure } from "../core/return-measure";
 import { VsBaseline } from "./model";
-import { percent } from "./money-text";
+import { percent, percentFormat } from "./money-text";
 import { CaseSheet, cumSavKey, dcumSavKey, makeTable, native, opt, savKey, yearKey, yearsText } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 
@@ -24,7 +24,7 @@ const returnColumns = (cur: string): ColumnPlan[] => [
   {
     key: "irr",
     header: "Rate",
-    numFmt: "0.0%",
+    numFmt: percentFormat(1),
     description: "The rate at which the yearly savings' NPV is zero, where it means something (see Rate of return)",
   },
   {

@@ -1,6 +1,6 @@
 /** The case's Sensitivity table (the tornado: the recommended option's NPV saving with one driver at a time low or high) and its bar chart. */
 import { CaseResult, TornadoRow, VsBaseline } from "./model";
-import { money } from "./money-text";
+import { money, percentFormat } from "./money-text";
 import { CaseSheet, makeTable, native, opt, savKey, yearKey } from "./sheet-context";
 import { cellResult, CellValue, ChartPlan, TablePlan } from "../workbook/plan";
 import { CaseInput } from "./input";
@@ -147,7 +147,7 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
       // year's rate (−10.0%), the others factors (0.70).
       cellFormats: sensitivity.rows.flatMap((d, r) =>
         d === "discountRate" || d === "growth"
-          ? [1, 2].map((col) => ({ row: r, col, numFmt: d === "growth" ? "0.0%" : "0.00%" }))
+          ? [1, 2].map((col) => ({ row: r, col, numFmt: percentFormat(d === "growth" ? 1 : 2) }))
           : [],
       ),
     },

@@ -80,7 +80,8 @@ export function jsonForScript(value: unknown): string {
 export function formatNumber(value: number, numFmt?: string): string {
   if (!Number.isFinite(value)) return String(cellNumber(value) ?? ""); // as the .xlsx: #NUM!, or nothing for NaN
   const sections = (numFmt ?? "").split(";");
-  if (value < 0 && sections.length > 1 && sections[1].trim() !== "") return formatNegative(value, sections);
+  const other = otherSection(value, sections);
+  if (other !== undefined) return other;
   const section = sections[0].trim();
   if (section === "" || /^general$/i.test(section)) return formatGeneral(value);
   if (section === "@") return String(value);
@@ -113,6 +114,13 @@ export function formatNumber(value: number, numFmt?: string): string {
     if (body === "-0") body = "0";
   }
   return prefix + body + suffix;
+}
+
+/** A zero or negative number in a format with a section for it (Excel's: positive; negative; zero), else undefined. */
+function otherSection(value: number, sections: string[]): string | undefined {
+  if (value === 0 && sections.length > 2 && sections[2].trim() !== "") return formatNumber(0, sections[2]);
+  if (value < 0 && sections.length > 1 && sections[1].trim() !== "") return formatNegative(value, sections);
+  return undefined;
 }
 
 /** A section of quoted text only ("none"): its text, as Excel shows it for any number in that section. */

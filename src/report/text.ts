@@ -1,8 +1,9 @@
 /**
  * Text renderer: a plan's table as aligned plain text for a terminal (`caplab lab` prints the
- * Steps table with it). Numbers use the column's number format, as the HTML report shows them.
+ * Steps table with it). Numbers use the cell's number format (its own, else its column's), as the
+ * HTML report shows them.
  */
-import { cellResult, tableRow, tableRowCount, type TablePlan } from "../workbook/plan";
+import { cellNumFmt, cellResult, tableRow, tableRowCount, type TablePlan } from "../workbook/plan";
 import { formatNumber } from "./html";
 
 type Shown = ReturnType<typeof cellResult>;
@@ -66,7 +67,7 @@ function columnBlocks(key: number, rest: number[], widths: number[], width: numb
 export function formatTextTable(table: TablePlan, width = 120, keepConstant = false): string {
   const cols = table.columns;
   const rows = Array.from({ length: tableRowCount(table) }, (_, i) => tableRow(table, i).map(cellResult));
-  const texts = rows.map((row) => cols.map((col, c) => cellText(row[c], col.numFmt)));
+  const texts = rows.map((row, r) => cols.map((_, c) => cellText(row[c], cellNumFmt(table, r, c))));
   const constant = cols.map((_, c) => !keepConstant && texts.length > 1 && texts.every((t) => t[c] === texts[0][c]));
   const shown = cols.map((_, c) => c).filter((c) => !constant[c]);
   const same = cols

@@ -273,6 +273,16 @@ describe("formatNumber", () => {
     [NaN, "0.0", ""],
     [Infinity, "0.0", "#NUM!"],
     [-Infinity, "0.0", "#NUM!"],
+    // Excel's third section is for zero; a section of quoted text only shows that text.
+    [0, '"yes";"yes";"no"', "no"],
+    [1, '"yes";"yes";"no"', "yes"],
+    [0, '"£"#,##0;"\u2212£"#,##0;"£"0', "£0"],
+    [-0.3, '"£"#,##0;"not reachable";"£"0', "not reachable"],
+    [-136777, '"£"#,##0;"not reachable";"£"0', "not reachable"],
+    [8115.2, '"£"#,##0;"not reachable";"£"0', "£8,115"],
+    // A percentage with a true minus, as money has.
+    [-0.052, '0.0%;"\u2212"0.0%', "\u22125.2%"],
+    [0.6177, '0.0%;"\u2212"0.0%', "61.8%"],
   ])("formatNumber(%p, %p) = %p", (value, fmt, expected) => {
     expect(formatNumber(value, fmt)).toBe(expected);
   });

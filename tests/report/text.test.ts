@@ -31,6 +31,11 @@ describe("formatTextTable", () => {
     );
   });
 
+  test("a cell with a format of its own shows in it (a time in its row's unit)", () => {
+    const own = { ...table, cellFormats: [{ row: 1, col: 2, numFmt: '0.00" ms"' }] };
+    expect(formatTextTable(own, 200).split("\n")[4]).toBe("   2  longer name  5.00 ms  50.0%");
+  });
+
   test("keeps constant columns when asked", () => {
     expect(formatTextTable(table, 200, true).split("\n")[0]).toBe("step  name            iops    cpu  host");
   });
