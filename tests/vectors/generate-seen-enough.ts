@@ -274,6 +274,26 @@ timed(
 timed("bad subinterval_s 0 (error)", ISSUE, 0);
 timed("bad subinterval_s -1 (error)", ISSUE, -1);
 
+// Why not: one case a refusal of the detect rule, each made to fail that check (the look-back
+// refusals are among the drift cuts above; the "off" twin of each is judged by precision alone).
+add("why not: too few samples (60 steady samples)", ar1("whynot|few", 60, 1000, 0.3, 30), "ar1");
+add(
+  "why not: warm-up not over (30 % high for 130 of 200 samples)",
+  noisy("whynot|warm", (i) => (i < 130 ? 1300 : 1000), 200, 20),
+  "ar1",
+);
+add(
+  "why not: window too short (a ramp from -30 % over the first 30 of 110 samples)",
+  noisy("whynot|short", (i) => (i < 30 ? 700 + 10 * i : 1000), 110, 20),
+  "ar1",
+);
+add(
+  "why not: level moving (steady for 150 samples, then +0.1 % a sample for 60; noise 1 %)",
+  noisy("whynot|moving", (i) => 1000 * (1 + 0.001 * Math.max(0, i - 150)), 210, 10),
+  "ar1",
+);
+add("why not: not precise enough (steady, noise 40 %, 150 samples)", ar1("whynot|noisy", 150, 1000, 0, 400), "ar1");
+
 // Real series recorded on the development machine (tests/fixtures/steady-state-real/README.md), cut
 // at a few lengths and judged with their subinterval length: fio iops logs (time, value, …) and
 // iogen's subinterval CSV (the overall rows' iops).
