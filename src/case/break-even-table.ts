@@ -21,6 +21,8 @@
 import { Crossing, distanceOf, DriverRobustness, PROBE_MULTIPLES } from "./robustness";
 import { lineKey, oneOffKey, CaseSheet, makeTable, native, opt, rateCell, serversTerm, yearKey } from "./sheet-context";
 import { MINUS } from "./money-text";
+import { round12 } from "../core/sheet-sizing";
+import { round12Formula } from "./mmc-cells";
 import { baseTerm, driverInput } from "./probe-table";
 import { probeKey } from "./probe-plan";
 import { planKey } from "./purchase-plan";
@@ -45,9 +47,13 @@ export const BREAK_EVEN_COLUMNS = [
   "probe",
 ];
 
-/** A move as the sheet words it: "+1.35%", "−8.61%". */
+/**
+ * A move as the sheet words it: "+1.35%", "−8.61%" — the percentage rounded to 12 significant
+ * digits first (`round12`, the sheet's ROUND(x, 11 − INT(LOG10(x)))), so a figure that sits on a
+ * half cent of a percent in one program and a hair below it in the other reads the same in both.
+ */
 export function signedPercent(share: number): string {
-  return `${share > 0 ? "+" : "\u2212"}${(Math.abs(share) * 100).toFixed(2)}%`;
+  return `${share > 0 ? "+" : "\u2212"}${round12(Math.abs(share) * 100).toFixed(2)}%`;
 }
 
 /** The number format of a driver's values. */
@@ -173,7 +179,7 @@ function cachedRow(ctx: CaseSheet, d: DriverRobustness): Record<string, CellValu
 
 /** "+1.35%" / "−8.61%" of a share in a cell, as {@link signedPercent}. */
 function percentFormula(x: string): string {
-  return `IF(${x}>0,"+","${MINUS}")&TEXT(ABS(${x})*100,"0.00")&"%"`;
+  return `IF(${x}>0,"+","${MINUS}")&TEXT(${round12Formula(`ABS(${x})*100`)},"0.00")&"%"`;
 }
 
 /** The live cells of a driver solved exactly (linear in the costs). */

@@ -253,7 +253,8 @@ function probeRowCells(ctx: CaseSheet, d: DriverRobustness, k: number): Record<s
     multiple,
     move: native(`${multiple}*${plausible}`, multiple * d.plausible),
     value: native(valueFormula(ctx, d, at("move"), multiple), v ?? ""),
-    previous: native(firstOfSide ? base : at("value", k - 1), previous),
+    // A previous point not tried holds "": ISNUMBER keeps it "" (a bare reference can read it as 0).
+    previous: native(firstOfSide ? base : `IF(ISNUMBER(${at("value", k - 1)}),${at("value", k - 1)},"")`, previous),
     gap: native(
       tried(`IF(${base}=0,ABS(${at("value")}-${base}),ROUND(ABS((${at("value")}-${base})/${base}),9))`),
       v === null ? "" : b === 0 ? Math.abs(v - b) : distanceOf(v, b),
