@@ -411,9 +411,13 @@ mod tests {
 
     #[test]
     fn seen_enough_stops_early() {
+        // Loose on purpose: the counts per 20-ms subinterval follow the machine's scheduling, and
+        // on a loaded machine they swing widely; ±50 % still needs only tens of samples, far
+        // below the 250 of the 5-s limit, so the test checks that the rule stops a step, not the
+        // clock's steadiness.
         let mut o = opts(Iops::Rate(2000.0), 0, 0, 20);
         o.seen_enough = Some(crate::options::SeenEnoughSpec {
-            accuracy: 0.25,
+            accuracy: 0.5,
             confidence: 0.95,
             min_samples: 3,
             method: SeenEnoughMethod::Iid,
