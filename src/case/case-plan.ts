@@ -62,7 +62,7 @@ import { probeColumns, probeRows, probeTable } from "./probe-table";
 import { PROBE_PLAN_COLUMNS, probePlanRows, probePlanTable } from "./probe-plan";
 import { savingsTable } from "./savings";
 import { scenarioColumns, scenariosTable } from "./scenarios";
-import { sensitivityRows, sensitivityTable, tornadoChart } from "./sensitivity";
+import { SENSITIVITY_COLUMNS, sensitivityRows, sensitivityTable, tornadoChart } from "./sensitivity";
 import {
   CaseCells,
   CaseShape,
@@ -243,8 +243,7 @@ function placeTables(
   const cumulative = place("CumulativeCost", yearRows, ["year", ...optionKeys], perYear);
   const savingCols = others.flatMap((i) => [savKey(i), cumSavKey(i), dcumSavKey(i)]);
   const savings = place("Savings", yearRows, ["year", ...savingCols]);
-  const sensitivityCols = ["driver", "low", "high", "saving_low", "saving_high", "swing"];
-  const sensitivity = place("Sensitivity", sensitivityRows(input, result), sensitivityCols);
+  const sensitivity = place("Sensitivity", sensitivityRows(input, result), SENSITIVITY_COLUMNS);
   const scenarios = place("Scenarios", optionKeys, scenarioColumns(shape.anyWorkloads));
   const probeKeys = probeRows(robustness.drivers);
   const probes = probeKeys.length > 0 ? place("Probes", probeKeys, probeColumns(input)) : undefined;

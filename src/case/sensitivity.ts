@@ -15,6 +15,9 @@ const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
   ...GROWTH_DRIVER_TEXT,
 };
 
+/** The Sensitivity table's columns. */
+export const SENSITIVITY_COLUMNS = ["driver", "low", "high", "saving_low", "saving_high", "swing", "rank"];
+
 /**
  * The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top);
  * a load at which the baseline or the compared option cannot carry its load comes first (the choice
@@ -85,6 +88,24 @@ function savingFormula(ctx: CaseSheet, driver: TornadoRow["driver"], side: "low"
 }
 
 /**
+ * A row's rank by swing (1 = largest, on whole currency units; "n/a", a load an option cannot
+ * carry, above any number), live: 1 + the rows whose rounded swing is larger.
+ */
+function rankCell(ctx: CaseSheet, driver: string, swings: number[], r: number): CellValue {
+  const { sheet, sensitivity } = ctx;
+  const all = sheet.span(
+    sensitivity,
+    [sensitivity.rows[0], "swing"],
+    [sensitivity.rows[sensitivity.rows.length - 1], "swing"],
+  );
+  const key = (x: string): string => `IFERROR(ROUND(${x},0),1E+300)`;
+  return native(
+    `1+SUMPRODUCT(--(${key(all)}>${key(sheet.cell(sensitivity, driver, "swing"))}))`,
+    1 + swings.filter((x) => x > swings[r]).length,
+  );
+}
+
+/**
  * The tornado: the recommended option's NPV saving over the baseline with one driver at its low or
  * high value (inputs), the others at base, as closed forms over the sheet's cells (the saving is
  * linear in capex and per-server cost; the load acts through the servers at low and high load;
@@ -93,6 +114,7 @@ function savingFormula(ctx: CaseSheet, driver: TornadoRow["driver"], side: "low"
 export function sensitivityTable(ctx: CaseSheet): TablePlan {
   const { input, result, sheet, sensitivity } = ctx;
   const k = result.recommended;
+  const swings: number[] = [];
   const rows = sensitivity.rows.map((driver): CellValue[] => {
     const row = result.tornado.find((r) => r.driver === driver) as TornadoRow;
     const lo = sheet.cell(sensitivity, row.driver, "saving_low");
@@ -105,6 +127,7 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
       ? loadCell(ctx, "high", row.savingHigh)
       : native(savingFormula(ctx, row.driver, "high"), row.savingHigh);
     const numbers = typeof cellResult(low) === "number" && typeof cellResult(high) === "number";
+    swings.push(numbers ? Math.round(Math.abs(row.savingHigh - row.savingLow)) : Infinity);
     return [
       DRIVER_TEXT[row.driver],
       row.low,
@@ -118,6 +141,7 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
       ),
     ];
   });
+  rows.forEach((row, r) => row.push(rankCell(ctx, sensitivity.rows[r], swings, r)));
   const vs = `${input.options[k].name} vs ${input.options[0].name}`;
   return makeTable(
     ctx,
@@ -139,6 +163,13 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
         header: "Swing",
         numFmt: ctx.cur,
         description: "|saving at high − saving at low|: the longer the bar, the more the decision depends on it",
+      },
+      {
+        key: "rank",
+        header: "Rank",
+        numFmt: "0",
+        description:
+          "1 = the largest swing (whole currency units; a load no option here can carry first), live: the rows keep the order they were built in",
       },
     ],
     rows,

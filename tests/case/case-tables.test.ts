@@ -70,6 +70,21 @@ describe("a fixed staff over its load at a load factor is said to, not costed", 
     for (const row of s.rows.slice(1)) expect(typeof cellResult(row[4])).toBe("number");
   });
 
+  it("Sensitivity: the rank is 1 + the rows with a larger swing (whole units; 'n/a' above any number)", () => {
+    for (const file of ["helpdesk-fixed-staff.json", "merging-helpdesks.json", "growing-datastore.json"]) {
+      const t = table(casePlanFromJson(read(file)), "Sensitivity");
+      const col = (key: string): number => t.columns.findIndex((x) => x.key === key);
+      const swing = t.rows.map((r) => {
+        const v = cellResult(r[col("swing")]);
+        return typeof v === "number" ? Math.round(v) : Infinity;
+      });
+      const ranks = t.rows.map((r) => cellResult(r[col("rank")]));
+      expect([file, ranks]).toEqual([file, swing.map((x) => 1 + swing.filter((y) => y > x).length)]);
+      // Built in order of swing: the ranks never fall down the table.
+      ranks.forEach((x, i) => i > 0 && expect(x as number).toBeGreaterThanOrEqual(ranks[i - 1] as number));
+    }
+  });
+
   it("the tornado: a gap where the high load cannot be carried, in the chart plan, the .xlsx chart and the HTML", async () => {
     const tornado = c.plan.sheets[0].charts.find((ch) => ch.kind === "bar")!;
     const load = tornado.categories!.indexOf("Load (× every arrival rate)");
