@@ -13,9 +13,9 @@
  * service), the chosen option's own driver breaks even at (next best cost − its cost)/s, another
  * qualifying option's at −(its cost − the chosen cost)/s. The others (the discount rate,
  * escalations, loads, service times, sizing targets, growth) are read from the Probes table
- * (`probe-table.ts`), which asks the choice live at a grid of moves (p/2, p, 2p, 5p up and down):
+ * (`probe-table.ts`), which asks the choice live at a grid of moves (p, 2p, 5p up and down):
  * the break-even is the first point, on the nearer side, where the choice differs, said as the
- * bracket it lies in ("between +5.00% and +10.00%"; "within +5.00%" when the first point already
+ * bracket it lies in ("between +10.00% and +20.00%"; "within +10.00%" when the first point already
  * changes it).
  */
 import { Crossing, distanceOf, DriverRobustness, PROBE_MULTIPLES } from "./robustness";
@@ -48,12 +48,15 @@ export const BREAK_EVEN_COLUMNS = [
 ];
 
 /**
- * A move as the sheet words it: "+1.35%", "−8.61%" — the percentage rounded to 12 significant
- * digits first (`round12`, the sheet's ROUND(x, 11 − INT(LOG10(x)))), so a figure that sits on a
- * half cent of a percent in one program and a hair below it in the other reads the same in both.
+ * A move as the sheet words it: "+1.35%", "−8.61%". The percentage is rounded to 12 significant
+ * digits first (`round12`, the sheet's ROUND(x, 11 − INT(LOG10(x)))), so a figure a hair apart in
+ * the two programs is the same decimal in both, then to two decimals half away from zero on that
+ * decimal, as the sheet's TEXT(x, "0.00") rounds it (12.345 reads 12.35 in both).
  */
 export function signedPercent(share: number): string {
-  return `${share > 0 ? "+" : "\u2212"}${round12(Math.abs(share) * 100).toFixed(2)}%`;
+  const pct = round12(Math.abs(share) * 100);
+  const hundredths = Math.round(Number((pct * 100).toPrecision(12)));
+  return `${share > 0 ? "+" : "\u2212"}${(hundredths / 100).toFixed(2)}%`;
 }
 
 /** The number format of a driver's values. */
@@ -387,7 +390,7 @@ function breakEvenColumns(): ColumnPlan[] {
       key: "probe",
       header: "Probe row",
       numFmt: "0",
-      description: "Grid rows: which of the driver's rows of the Probes table (1–8) holds the break-even",
+      description: "Grid rows: which of the driver's rows of the Probes table (1–6) holds the break-even",
     },
   ];
 }

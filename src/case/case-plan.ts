@@ -154,7 +154,7 @@ function tableTitles(input: CaseInput, result: CaseResult): Record<string, strin
     Choice: "Which options qualify, and the choice",
     ServiceTarget: "Service target every option must meet",
     BreakEven: "Break-even moves: how far each input can move before the choice changes",
-    Probes: "Probes: the choice with one input moved by ½, 1, 2 and 5 times its plausible move",
+    Probes: "Probes: the choice with one input moved by 1, 2 and 5 times its plausible move",
     ProbePlan: "Purchase plans at the probes' moves (for the Probes table)",
   };
 }

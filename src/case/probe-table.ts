@@ -2,7 +2,7 @@
  * The case's Probes table: the choice asked again, live, at the grid of moves of every driver that
  * is not linear in the costs (`robustness.ts`: the discount rate, escalations, each workload's
  * arrival rate, service time, sizing target, growth and installed servers, the load as a whole, the
- * service-level target). One row per driver and grid point (p/2, p, 2p, 5p up, then down; p the
+ * service-level target). One row per driver and grid point (p, 2p and 5p up, then down; p the
  * driver's plausible move, an input of the Break-even table):
  *
  * - the move (multiple × p) and the driver's value there: value × (1 + move) (a rate at 0: the
@@ -20,7 +20,7 @@
  *   whether it differs from the choice now.
  *
  * `computeCase` on the input moved the same way gives the cached values, so after any edit the
- * sheet and `caplab case` on the edited input agree point for point. Cost: 8 rows per driver of
+ * sheet and `caplab case` on the edited input agree point for point. Cost: 6 rows per driver of
  * (options + sized workloads + 6) cells.
  */
 import { pWaitFormula } from "./mmc-cells";

@@ -51,7 +51,7 @@ const MEDIUM = "Medium: a single input moved within its plausible range changes 
 
 /**
  * The closest break-even move in words: "Replace: capex +9.42% makes Keep the choice"; for a driver
- * asked at the grid, the bracket: "Keep › Calls: arrival rate between +5.00% and +10.00% makes …".
+ * asked at the grid, the bracket: "Keep › Calls: arrival rate between +10.00% and +20.00% makes …".
  * The closest is the driver ranked 1 (the first defined among equally close ones), as the sheet's
  * formula finds it.
  */

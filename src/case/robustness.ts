@@ -8,7 +8,7 @@
  * (`linearBreakEven`). The others (the discount rate, escalations, each workload's arrival rate,
  * service time, sizing target, growth and installed servers, the load as a whole, the service-level
  * target) act through powers and whole servers: the case is computed again ({@link computeCase}) at
- * a grid of moves, p/2, p, 2p and 5p up and down (`core/break-even`'s GRID_MULTIPLES, p the move
+ * a grid of moves, p, 2p and 5p up and down (`core/break-even`'s GRID_MULTIPLES, p the move
  * judged plausible for the driver), and the break-even is the first grid point where the choice
  * differs — between the previous point and that one. The sheet's Probes table asks the same grid
  * live (`probe-table.ts`), so after any edit the sheet and `caplab case` on the edited input agree
@@ -16,7 +16,7 @@
  * (× 0.9, × 1.1); a rate at 0 moves by x·p points; a whole count to the whole number within the
  * move, nearest the base; a point outside the input's valid range is not tried.
  *
- * Cost: 8 computations of the case per non-linear driver; O(options) per linear one.
+ * Cost: 6 computations of the case per non-linear driver; O(options) per linear one.
  */
 import { confidenceGrade, ConfidenceGrade } from "../core/confidence-grade";
 import { firstChange, GRID_MULTIPLES, linearBreakEven, Switch } from "../core/break-even";

@@ -22,11 +22,11 @@
  * step wider than that). Cost: (probes + log₂(range/tolerance)) evaluations of the choice.
  *
  * **Grid** ({@link GRID_MULTIPLES}, {@link firstChange}): what a spreadsheet can redo live after
- * every edit. The choice is asked at a fixed grid of moves, p/2, p, 2p and 5p up and down (p the
+ * every edit. The choice is asked at a fixed grid of moves, p, 2p and 5p up and down (p the
  * move judged plausible for the driver), and the break-even is reported as the first grid point
  * where the choice differs: it lies between the previous point (or the base) and that one. The
  * same points in the sheet and here give the same answer after any edit; the plausible ends ±p
- * are points of the grid, so a reversal there is always seen. Cost: 8 evaluations of the choice.
+ * are points of the grid, so a reversal there is always seen. Cost: 6 evaluations of the choice.
  *
  * Units: Δ and the returned moves are in the driver's own unit (money for a capex or a yearly
  * line, a rate for the discount rate, a factor for a load).
@@ -144,7 +144,7 @@ export function probedBreakEven(
 }
 
 /** The multiples of a driver's plausible move p tried on each side, nearest first (see the module comment). */
-export const GRID_MULTIPLES: readonly number[] = [0.5, 1, 2, 5];
+export const GRID_MULTIPLES: readonly number[] = [1, 2, 5];
 
 /**
  * The first point of one side of a grid where the choice differs from the choice at base.

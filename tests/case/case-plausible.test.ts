@@ -2,7 +2,7 @@
  * How far a move is plausible, per driver, from the case file (`plausibleMove` on the case, an
  * option, a running-cost line, a one-off, a workload): validated with errors naming the field, the
  * most specific one taken (`plausibleOf`), written into the Break-even table's input column, and
- * used for the grid the Probes table asks (p/2, p, 2p, 5p) and for the confidence.
+ * used for the grid the Probes table asks (p, 2p, 5p) and for the confidence.
  */
 import { parseCaseInput } from "../../src/case/input";
 import { plausibleOf } from "../../src/case/case-drivers";
@@ -73,7 +73,7 @@ describe("plausible moves from the case file", () => {
     expect(message(typo)).toMatch(/plausibleMoves/);
   });
 
-  it("writes each driver's move into the Break-even table's input column and asks the Probes grid at p/2, p, 2p, 5p of it", () => {
+  it("writes each driver's move into the Break-even table's input column and asks the Probes grid at p, 2p, 5p of it", () => {
     const plan = casePlanFromJson(CASE);
     const tables = plan.plan.sheets[0].tables;
     const be = tables.find((t) => t.name === "BreakEven") as TablePlan;
@@ -86,7 +86,7 @@ describe("plausible moves from the case file", () => {
     const moves = probes.rows
       .filter((r) => r[0] === "Discount rate")
       .map((r) => cellResult(r[probes.columns.findIndex((c) => c.key === "move")] as never));
-    expect(moves).toEqual([0.15, 0.3, 0.6, 1.5, -0.15, -0.3, -0.6, -1.5]);
+    expect(moves).toEqual([0.3, 0.6, 1.5, -0.3, -0.6, -1.5]);
     // The judge uses the same moves: the discount rate's grid is 8 % × (1 + move)
     const input = parseCaseInput(CASE);
     const rate = judgeCase(input, computeCase(input)).drivers.find((d) => d.driver.key === "rate");

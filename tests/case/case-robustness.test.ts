@@ -13,7 +13,7 @@
  * - the IRR equals numpy-financial where the savings change sign once; with several, the roots
  *   found are numpy's and the label says which (acceptance 4);
  * - every driver not linear in the costs is asked at the same grid of moves as the check asks it
- *   (p/2, p, 2p, 5p up and down, p its plausible move), and the choice at each point is the check's
+ *   (p, 2p, 5p up and down, p its plausible move), and the choice at each point is the check's
  *   (what the sheet's Probes table shows, and the break-even brackets come from).
  * Regenerate: python3 tests/case/fixtures/generate-robustness.py > tests/case/fixtures/robustness.json
  */

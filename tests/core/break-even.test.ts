@@ -103,8 +103,8 @@ describe("probedBreakEven", () => {
 });
 
 describe("the grid: firstChange", () => {
-  it("tries p/2, p, 2p and 5p, nearest first, so the plausible move p itself is a point", () => {
-    expect(GRID_MULTIPLES).toEqual([0.5, 1, 2, 5]);
+  it("tries p, 2p and 5p, nearest first, so the plausible move p itself is a point", () => {
+    expect(GRID_MULTIPLES).toEqual([1, 2, 5]);
   });
 
   it("finds the first point whose choice differs from the base choice, skipping points not tried", () => {
