@@ -102,7 +102,10 @@ export function choiceTable(ctx: CaseSheet): TablePlan {
   const rate = rateCell(ctx);
   const years = sheet.span(ctx.perYear, [yearKey(0), "year"], [yearKey(input.years - 1), "year"], true);
   const labels: Record<string, string> = {
-    qualifies: "Qualifies" + (input.serviceTarget ? " (load and service target)" : " (carries its load)"),
+    // Without workloads there is no load to judge: every option qualifies, and the label says nothing about load.
+    qualifies: !input.options.some((o) => o.workloads.length > 0)
+      ? "Qualifies"
+      : "Qualifies" + (input.serviceTarget ? " (load and service target)" : " (carries its load)"),
     cost_if_qualifies: "Cost if it qualifies",
     chosen: "The choice",
     cost_if_next: "Cost if it qualifies, not chosen",
