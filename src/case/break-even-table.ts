@@ -59,8 +59,8 @@ export function signedPercent(share: number): string {
   return `${share > 0 ? "+" : "\u2212"}${(hundredths / 100).toFixed(2)}%`;
 }
 
-/** The number format of a driver's values. */
-function formatOf(ctx: CaseSheet, d: DriverRobustness): string {
+/** The number format of a driver's values (the Break-even and Probes tables). */
+export function formatOf(ctx: CaseSheet, d: DriverRobustness): string {
   switch (d.driver.unit) {
     case "money":
     case "moneyPerYear":

@@ -35,6 +35,7 @@ import {
   probeKey,
 } from "./probe-plan";
 import { distanceOf, DriverRobustness, PROBE_MULTIPLES, ProbePoint } from "./robustness";
+import { formatOf } from "./break-even-table";
 import { CaseSheet, lineKey, makeTable, native, opt, rateCell, workloadKey, yearKey } from "./sheet-context";
 import { CellValue, ColumnPlan, TablePlan } from "../workbook/plan";
 import { CaseInput } from "./input";
@@ -328,9 +329,14 @@ export function probeTable(ctx: CaseSheet): TablePlan | undefined {
   if (!block) return undefined;
   const { input } = ctx;
   const rows: CellValue[][] = [];
+  // Each driver's values in its own unit's format (a rate as %, loads grouped), as in the Break-even table.
+  const cellFormats: NonNullable<TablePlan["cellFormats"]> = [];
   for (const d of probedDrivers(ctx.robustness.drivers))
     PROBE_MULTIPLES.forEach((_, k) => {
       const values = probeRowCells(ctx, d, k);
+      for (const c of ["value", "previous"])
+        if (block.cols.includes(c))
+          cellFormats.push({ row: rows.length, col: block.cols.indexOf(c), numFmt: formatOf(ctx, d) });
       rows.push(block.cols.map((c) => values[c] ?? null));
     });
   const names = input.options.map((o) => o.name);
@@ -345,5 +351,5 @@ export function probeTable(ctx: CaseSheet): TablePlan | undefined {
     if (kind === "cost") return { key, header: `Cost if it qualifies: ${names[Number(a)]}`, numFmt: ctx.cur };
     return HEADERS[key];
   });
-  return makeTable(ctx, block, columns, rows);
+  return makeTable(ctx, block, columns, rows, { cellFormats });
 }
