@@ -149,5 +149,8 @@ export function breakEvenFormat(cur: string): string {
   return `${positive};"${UNREACHABLE}";${zero ?? positive}`;
 }
 
-/** What a break-even capex below zero shows. */
-export const UNREACHABLE = "not reachable: it would need a capex below zero";
+/**
+ * What a break-even capex below zero shows: short, because the Costs table prints on page 1 and a
+ * long text would widen every option's column (docs/case.md says what it means).
+ */
+export const UNREACHABLE = "not reachable (< 0)";

@@ -1,6 +1,6 @@
 /** The case's Sensitivity table (the tornado: the recommended option's NPV saving with one driver at a time low or high) and its bar chart. */
 import { CaseResult, TornadoRow, VsBaseline } from "./model";
-import { money, percentFormat } from "./money-text";
+import { percentFormat } from "./money-text";
 import { CaseSheet, makeTable, native, opt, savKey, yearKey } from "./sheet-context";
 import { cellResult, CellValue, ChartPlan, TablePlan } from "../workbook/plan";
 import { CaseInput } from "./input";
@@ -16,7 +16,17 @@ const DRIVER_TEXT: Record<TornadoRow["driver"], string> = {
 };
 
 /** The Sensitivity table's columns. */
-export const SENSITIVITY_COLUMNS = ["driver", "low", "high", "saving_low", "saving_high", "swing", "rank"];
+export const SENSITIVITY_COLUMNS = [
+  "driver",
+  "low",
+  "high",
+  "saving_low",
+  "saving_high",
+  "swing",
+  "rank",
+  "change_low",
+  "change_high",
+];
 
 /**
  * The Sensitivity table's rows: the drivers, largest swing first (the tornado's widest bar on top);
@@ -141,7 +151,26 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
       ),
     ];
   });
-  rows.forEach((row, r) => row.push(rankCell(ctx, sensitivity.rows[r], swings, r)));
+  // The tornado's bars: each side's change from the base case's saving, live, so the bars keep
+  // starting at the base after an edit (a chart's axis crossing is a number fixed when built, a
+  // cell is not); a side that cannot be costed is "n/a" (no bar).
+  const baseSaving = sheet.cell(ctx.returns, opt(k), "npv_saving");
+  const baseValue = (result.options[k].vsBaseline as VsBaseline).npvSaving;
+  const change = (saving: string, cached: CellValue): CellValue => {
+    const v = cellResult(cached);
+    return native(
+      `IF(ISNUMBER(${saving}),${saving}-${baseSaving},"n/a")`,
+      typeof v === "number" ? v - baseValue : "n/a",
+    );
+  };
+  rows.forEach((row, r) => {
+    const driver = sensitivity.rows[r];
+    row.push(
+      rankCell(ctx, driver, swings, r),
+      change(sheet.cell(sensitivity, driver, "saving_low"), row[3]),
+      change(sheet.cell(sensitivity, driver, "saving_high"), row[4]),
+    );
+  });
   const vs = `${input.options[k].name} vs ${input.options[0].name}`;
   return makeTable(
     ctx,
@@ -156,8 +185,9 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
           "A factor on the case's values (a rate for the discount rate, points added to every year's rate for growth); the Scenarios table uses the same",
       },
       { key: "high", header: "High (input)", numFmt: "0.00" },
-      { key: "saving_low", header: `NPV saving, ${vs}, at low`, numFmt: ctx.cur },
-      { key: "saving_high", header: `NPV saving at high`, numFmt: ctx.cur },
+      // "X cannot carry its load" wraps in its cell rather than widening columns the printed page 1 shares.
+      { key: "saving_low", header: `NPV saving, ${vs}, at low`, numFmt: ctx.cur, width: 20, wrap: true },
+      { key: "saving_high", header: `NPV saving at high`, numFmt: ctx.cur, width: 20, wrap: true },
       {
         key: "swing",
         header: "Swing",
@@ -171,6 +201,13 @@ export function sensitivityTable(ctx: CaseSheet): TablePlan {
         description:
           "1 = the largest swing (whole currency units; a load no option here can carry first), live: the rows keep the order they were built in",
       },
+      {
+        key: "change_low",
+        header: "Change from base, at low",
+        numFmt: ctx.cur,
+        description: "NPV saving at low − the base case's (the tornado's bar; n/a: a load an option cannot carry)",
+      },
+      { key: "change_high", header: "Change from base, at high", numFmt: ctx.cur },
     ],
     rows,
     {
@@ -197,6 +234,7 @@ export function tornadoChart(ctx: CaseSheet): ChartPlan {
   const at = (r: TornadoRow, side: "low" | "high"): number =>
     r.driver === "load" && carried(input, result, side) !== "" ? NaN : side === "low" ? r.savingLow : r.savingHigh;
   const base = (result.options[k].vsBaseline as VsBaseline).npvSaving;
+  const change = (r: TornadoRow, side: "low" | "high"): number => at(r, side) - base;
   const bars = (name: string, y: number[]): ChartPlan["series"][number] => ({
     name,
     x: rows.map((_, j) => j),
@@ -208,19 +246,19 @@ export function tornadoChart(ctx: CaseSheet): ChartPlan {
     title: `Sensitivity: NPV saving of ${input.options[k].name} vs ${input.options[0].name}`,
     kind: "bar",
     categories: rows.map((r) => DRIVER_TEXT[r.driver]),
-    base,
+    base: 0,
     xTitle: "Driver",
-    yTitle: `NPV saving (${input.currency}); bars from the base case ${money(base, input.currency)}`,
+    yTitle: `Change in NPV saving from the base case (${input.currency})`,
     series: [
       bars(
         "Driver at its low value",
-        rows.map((r) => at(r, "low")),
+        rows.map((r) => change(r, "low")),
       ),
       bars(
         "Driver at its high value",
-        rows.map((r) => at(r, "high")),
+        rows.map((r) => change(r, "high")),
       ),
     ],
-    source: { table: sensitivity.name, xColumn: "driver", yColumns: ["saving_low", "saving_high"] },
+    source: { table: sensitivity.name, xColumn: "driver", yColumns: ["change_low", "change_high"] },
   };
 }

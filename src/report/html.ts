@@ -89,8 +89,10 @@ export function formatNumber(value: number, numFmt?: string): string {
   const plain = section.replace(/"([^"]*)"|\\(.)|[_*]./g, (_m, quoted?: string, escaped?: string) =>
     quoted !== undefined ? quoted : escaped !== undefined ? escaped : "",
   );
-  const m = /^(.*?)([#0?][#0?,]*(?:\.[#0?]*)?(?:[eE][+-][#0]+)?)(.*)$/.exec(plain);
   const unquoted = section.replace(/"[^"]*"|\\./g, "");
+  // Digits inside quotes are text ("not reachable (< 0)"): without a placeholder outside them, text only.
+  if (!/[#0?]/.test(unquoted)) return textOnly(plain, unquoted) ?? formatGeneral(value);
+  const m = /^(.*?)([#0?][#0?,]*(?:\.[#0?]*)?(?:[eE][+-][#0]+)?)(.*)$/.exec(plain);
   if (!m) return textOnly(plain, unquoted) ?? formatGeneral(value);
   if (/[ymdhs]/i.test(unquoted.replace(/[eE][+-]/, ""))) return formatGeneral(value);
   const [, prefix, pattern, suffix] = m;

@@ -16,6 +16,9 @@ import * as path from "path";
 import { run } from "../../src/cli/commands/case";
 import { findSoffice, recalculatingProfile } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
+import { casePlanFromJson } from "../../src/case/case-plan";
+import { cellNumFmt, cellResult, TablePlan } from "../../src/workbook/plan";
+import { formatNumber } from "../../src/report/html";
 
 const SOFFICE = findSoffice();
 const PDFTOTEXT = ["/usr/bin/pdftotext", "/usr/local/bin/pdftotext"].find((p) => fs.existsSync(p));
@@ -99,6 +102,18 @@ describePdf("the case prints: page 1 holds the verdict, costs and tornado; text 
     const all = pdfWords.get(f) as Word[];
     for (const phrase of ["Recommendation", "Costs per option", "Sensitivity: NPV saving", "Driver at its high value"])
       expect([phrase, pagesOf(all, phrase)[0]]).toEqual([phrase, 1]);
+  });
+
+  it.each(FILES)("%s: page 1 shows every option's net present cost (no Costs column pushed off the page)", (f) => {
+    const all = pdfWords.get(f) as Word[];
+    const plan = casePlanFromJson(JSON.parse(fs.readFileSync(path.join(EXAMPLES, f), "utf8"))).plan;
+    const costs = plan.sheets[0].tables.find((t) => t.name === "Costs") as TablePlan;
+    const r = costs.rows.findIndex((row) => /^Net present cost/.test(String(cellResult(row[0]))));
+    expect(r).toBeGreaterThanOrEqual(0);
+    for (let j = 1; j < costs.columns.length; j++) {
+      const shown = formatNumber(cellResult(costs.rows[r][j]) as number, cellNumFmt(costs, r, j));
+      expect([costs.columns[j].header, shown, pagesOf(all, shown)[0]]).toEqual([costs.columns[j].header, shown, 1]);
+    }
   });
 
   it.each(FILES)("%s: every word is at least 8 points high", (f) => {

@@ -253,6 +253,9 @@ describe("formatNumber", () => {
     [1.5e12, undefined, "1500000000000"],
     [0.00001234, "General", "1.234E-5"],
     [1234.5678, "0", "1235"],
+    // Digits inside quotes are literal text (ECMA-376 Part 1, §18.8.31: quoted strings are shown as is).
+    [-5, '"£"#,##0;"not reachable (< 0)";"£"0', "not reachable (< 0)"],
+    [7, '0" of 10"', "7 of 10"],
     [1234.5678, "0.00", "1234.57"],
     [1234.5678, "#,##0", "1,235"],
     [1234.5, "#,##0.0", "1,234.5"],
