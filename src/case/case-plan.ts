@@ -313,14 +313,18 @@ function placeGrowthTables(
   };
 }
 
-/** The scale a time driver is shown at: its workload's row unit, the case's shown unit for the service target. */
+/**
+ * The unit the case's service target time is shown in: its own (a 2 ms target reads 2.00 ms, not
+ * 2000.00 µs beside an 81 µs CPU), as each workload's times are in their own.
+ */
+function targetTimeUnit(input: CaseInput): { unit: string; scale: number } {
+  return shownTimeUnit(input.timeUnit, input.serviceTarget ? [input.serviceTarget.answerWithin] : []);
+}
+
+/** The scale a time driver is shown at: its workload's row unit, the service target's own unit. */
 function driverTimeScale(input: CaseInput, key: string): number {
   const [kind, i, j] = key.split(":");
-  if (kind === "target_within")
-    return shownTimeUnit(
-      input.timeUnit,
-      input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
-    ).scale;
+  if (kind === "target_within") return targetTimeUnit(input).scale;
   return workloadTimeUnit(input, Number(i), Number(j)).scale;
 }
 
@@ -386,10 +390,7 @@ export function buildCasePlan(input: CaseInput, options: CasePlanOptions = {}): 
   const ctx: CaseSheet = {
     ...{ input, result, sheet, names, cells, ...shape, ...tables },
     cur: currencyFormat(input.currency),
-    shownTime: shownTimeUnit(
-      input.timeUnit,
-      input.options.flatMap((o) => o.workloads.map((w) => w.serviceTime)),
-    ),
+    shownTime: targetTimeUnit(input),
     title: (name) => titles.get(name) ?? name,
     robustness,
     /**

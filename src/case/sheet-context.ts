@@ -102,7 +102,7 @@ export interface CaseSheet extends CaseShape, CaseTables {
   /** A cell whose live form is a Capacity Lab function (see `buildCasePlan`). */
   addin: (address: string, formula: string, result: number, nativeEquivalent?: string) => CellValue;
   cells: CaseCells;
-  /** The unit the Capacity table shows times in (`shownTimeUnit`). */
+  /** The unit the case's service target time is shown in (its own, `shownTimeUnit`); each workload row has its own too. */
   shownTime: { unit: string; scale: number };
   /** Every table's title, by its name (with the prefix). */
   title: (name: string) => string;

@@ -12,7 +12,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
-import { cellResult, CellValue, WorkbookPlan } from "../../src/workbook/plan";
+import { cellResult, CellValue, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
@@ -135,6 +135,19 @@ describeLo("workloads in units of their own, recalculated by LibreOffice", () =>
 
   afterAll(() => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("the service target's time is in its own unit (2 ms reads 2.00 ms beside an 81 µs CPU)", () => {
+    const withTarget = [...built.values()].filter((p) =>
+      p.plan.sheets[0].tables.some((t) => t.name === "ServiceTarget"),
+    );
+    expect(withTarget.length).toBeGreaterThan(0);
+    for (const p of withTarget) {
+      const t = p.plan.sheets[0].tables.find((x) => x.name === "ServiceTarget") as TablePlan;
+      const j = t.columns.findIndex((c) => c.key === "answer_within");
+      expect(t.columns[j].header).toBe("Within (ms) (input)");
+      expect(t.rows[0][j]).toBeCloseTo(2, 12); // 0.002 s in the input
+    }
   });
 
   it.each(Object.keys(CASES))("%s: every cell recalculates to the case's value", (name) => {
