@@ -12,7 +12,7 @@ import * as path from "path";
 import { casePlanFromJson } from "../src/case/case-plan";
 import { renderXlsx } from "../src/report/xlsx";
 import { WorkbookPlan } from "../src/workbook/plan";
-import { convert, findSoffice, recalculatingProfile } from "../tests/case/libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues } from "../tests/case/libreoffice";
 
 const ROOT = path.join(__dirname, "..");
 
@@ -71,17 +71,6 @@ function formulas(plan: WorkbookPlan): { total: number; byTable: Record<string, 
   return { total, byTable };
 }
 
-function stripped(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  return copy;
-}
-
 async function main(): Promise<void> {
   const recalc = process.argv.includes("--recalc");
   const cases: [string, unknown][] = fs
@@ -103,7 +92,7 @@ async function main(): Promise<void> {
       let line = `${name}: ${total} formulas (decision layer ${decision}: BreakEven ${byTable.BreakEven ?? 0}, Probes ${byTable.Probes ?? 0}, ProbePlan ${byTable.ProbePlan ?? 0}); built in ${built} ms`;
       if (recalc) {
         const file = path.join(dir, "case.xlsx");
-        fs.writeFileSync(file, await renderXlsx(stripped(plan.plan)));
+        fs.writeFileSync(file, await renderXlsx(withoutCachedValues(plan.plan)));
         const t1 = Date.now();
         convert(soffice as string, profile, "xlsx", path.join(dir, "out"), [file]);
         line += `; LibreOffice load + recalculate + save ${Date.now() - t1} ms`;

@@ -14,7 +14,7 @@ import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, CellValue, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -97,19 +97,6 @@ function plannedCells(plan: WorkbookPlan): Map<string, number | string> {
   return out;
 }
 
-/** The plan with every formula's cached result (and the conclusion's text) removed. */
-function stripped(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
-  return copy;
-}
-
 const describeLo = (name: string, fn: () => void): void =>
   describeUnless(SOFFICE ? null : "soffice (LibreOffice) not installed; CI installs libreoffice-calc-nogui", name, fn);
 
@@ -125,7 +112,7 @@ describeLo("workloads in units of their own, recalculated by LibreOffice", () =>
       const plan = casePlanFromJson(json);
       built.set(name, plan);
       const file = path.join(dir, `${name}.xlsx`);
-      fs.writeFileSync(file, await renderXlsx(stripped(plan.plan)));
+      fs.writeFileSync(file, await renderXlsx(withoutCachedValues(plan.plan)));
       files.push(file);
     }
     convert(SOFFICE as string, recalculatingProfile(dir), "xlsx", path.join(dir, "out"), files);

@@ -21,7 +21,7 @@ import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { convert, csvRows, findSoffice, recalculatingProfile } from "./libreoffice";
+import { convert, csvRows, findSoffice, recalculatingProfile, withoutCachedValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -80,19 +80,6 @@ const EDITS: Edit[] = [
   },
 ];
 
-/** The plan with every formula's cached result removed, the conclusion's cached text too. */
-function stripped(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
-  return copy;
-}
-
 /** The Recommendation row's value cell as the plan caches it, by its label. */
 function verdict(c: CasePlan, label: string): unknown {
   const rec = table(c.plan, "Recommendation");
@@ -112,7 +99,7 @@ describeLo("edits in LibreOffice give the words caplab case gives for the edited
       for (const [k, e] of EDITS.entries()) {
         const plan = casePlanFromJson(JSON.parse(fs.readFileSync(path.join(EXAMPLES, e.file), "utf8")));
         built.set(e.file, plan);
-        const edited = stripped(plan.plan);
+        const edited = withoutCachedValues(plan.plan);
         e.sheet(edited);
         const out = path.join(dir, `edit${k}.xlsx`);
         fs.writeFileSync(out, await renderXlsx(edited));

@@ -20,7 +20,7 @@ import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, CellValue, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 import { relaid } from "./growth-compare";
 
@@ -128,22 +128,9 @@ function plannedCells(plan: WorkbookPlan): Map<string, number | string> {
   return out;
 }
 
-/** The plan with every formula's cached result (and the conclusion's text) removed. */
-function stripped(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
-  return copy;
-}
-
 /** The stripped plan with option 0's first workload's growth cell raised by `points`. */
 function withGrowthEdited(plan: WorkbookPlan, points: number): WorkbookPlan {
-  const copy = stripped(plan);
+  const copy = withoutCachedValues(plan);
   const growth = copy.sheets[0].tables.find((t) => t.name === "Growth");
   if (!growth) throw new Error("no Growth table");
   const col = growth.columns.findIndex((c) => c.key === "growth");
@@ -182,7 +169,7 @@ describeLo("growth cases recalculated by LibreOffice", () => {
     for (const [name, json] of Object.entries(CASES)) {
       const plan = casePlanFromJson(json);
       built.set(name, plan);
-      fs.writeFileSync(path.join(dir, `${name}.xlsx`), await renderXlsx(stripped(plan.plan)));
+      fs.writeFileSync(path.join(dir, `${name}.xlsx`), await renderXlsx(withoutCachedValues(plan.plan)));
       files.push(path.join(dir, `${name}.xlsx`));
       if (!compound.includes(name)) continue;
       const raised = structuredClone(json);

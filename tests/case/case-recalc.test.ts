@@ -31,7 +31,7 @@ import { cellResult, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import { erlangC } from "../../src/core/erlang";
 import { parseA1 } from "./sheet-eval";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -204,19 +204,6 @@ function plannedCells(plan: WorkbookPlan): Map<string, number | string> {
   return out;
 }
 
-/** The plan with every cached formula result removed: what Calc shows is its own calculation. */
-function stripped(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
-  return copy;
-}
-
 /** Problems found comparing Calc's grid with the planned cells (empty when every cell matches). */
 function compare(grid: Map<string, number | string>, plan: CasePlan, where: string): string[] {
   const problems: string[] = [];
@@ -288,8 +275,8 @@ describeLo("the case sheet recalculated in LibreOffice", () => {
       fs.writeFileSync(f, bytes);
       files.push(f);
     };
-    await write("collision", await renderXlsx(stripped(collision.plan)));
-    for (const [k, c] of generated.entries()) await write(`gen${k}`, await renderXlsx(stripped(c.plan)));
+    await write("collision", await renderXlsx(withoutCachedValues(collision.plan)));
+    for (const [k, c] of generated.entries()) await write(`gen${k}`, await renderXlsx(withoutCachedValues(c.plan)));
     // Erlang C through POISSON, as the sheet writes it (case-mmc.ts), one row per (c, a).
     const erlang: TablePlan = {
       name: "Erlang",

@@ -16,7 +16,7 @@ import * as path from "path";
 import { casePlanFromJson } from "../../src/case/case-plan";
 import { TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { csvRows, findSoffice, recalculatingProfile } from "./libreoffice";
+import { csvRows, findSoffice, recalculatingProfile, withoutCachedValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -36,14 +36,7 @@ describeLo("the Costs table's words after edits in LibreOffice, as the cells sho
 
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "caplab-costs-lo-"));
-    const plan = structuredClone(casePlanFromJson(JSON.parse(fs.readFileSync(EXAMPLE, "utf8"))).plan);
-    for (const t of plan.sheets[0].tables)
-      for (const row of t.rows)
-        row.forEach((cell, j) => {
-          if (cell !== null && typeof cell === "object" && "formula" in cell)
-            row[j] = { formula: cell.formula, result: null };
-        });
-    for (const f of plan.sheets[0].noteFormulas ?? []) plan.sheets[0].notes[f.note] = "";
+    const plan = withoutCachedValues(casePlanFromJson(JSON.parse(fs.readFileSync(EXAMPLE, "utf8"))).plan);
     costs = table(plan, "Costs");
     costs.columns[1].header = "Old array";
     const support = costs.rows.findIndex((r) => r[0] === "Support contract per year (input)");

@@ -6,6 +6,7 @@
 import { execFileSync } from "child_process";
 import * as fs from "fs";
 import * as path from "path";
+import type { WorkbookPlan } from "../../src/workbook/plan";
 
 /** The soffice binary, or undefined when LibreOffice is not installed. */
 export function findSoffice(): string | undefined {
@@ -130,4 +131,22 @@ export async function xlsxValues(bytes: Buffer): Promise<Map<string, number | st
     sheets.push(out);
   }
   return sheets;
+}
+
+/**
+ * A copy of a plan with every formula's cached result removed, and the notes written as formulas
+ * (the conclusion) emptied: what Calc then shows is its own calculation, never ours.
+ */
+export function withoutCachedValues(plan: WorkbookPlan): WorkbookPlan {
+  const copy = structuredClone(plan);
+  for (const sheet of copy.sheets) {
+    for (const t of sheet.tables)
+      for (const row of t.rows)
+        row.forEach((cell, j) => {
+          if (cell !== null && typeof cell === "object" && "formula" in cell)
+            row[j] = { formula: cell.formula, result: null };
+        });
+    for (const f of sheet.noteFormulas ?? []) sheet.notes[f.note] = "";
+  }
+  return copy;
 }

@@ -18,7 +18,7 @@ import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -61,14 +61,7 @@ function table(plan: WorkbookPlan, name: string): TablePlan {
 
 /** The plan with every formula's cached result removed and the edit made in the Growth table's input cell. */
 function editedSheet(plan: WorkbookPlan, e: Edit): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
+  const copy = withoutCachedValues(plan);
   const growth = table(copy, "Growth");
   // One workload per option in the example: option i's row is row i.
   growth.rows[e.option][growth.columns.findIndex((c) => c.key === e.column)] = e.value;

@@ -23,7 +23,7 @@ import * as path from "path";
 import { casePlanFromJson, CasePlan } from "../../src/case/case-plan";
 import { cellResult, TablePlan, WorkbookPlan } from "../../src/workbook/plan";
 import { renderXlsx } from "../../src/report/xlsx";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { describeUnless } from "../helpers/skip";
 
 const SOFFICE = findSoffice();
@@ -75,14 +75,7 @@ function table(plan: WorkbookPlan, name: string): TablePlan {
 
 /** The plan without cached results, every arrival rate × `factor` in the Capacity table's input cells. */
 function editedSheet(plan: WorkbookPlan, factor: number): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const t of copy.sheets[0].tables)
-    for (const row of t.rows)
-      row.forEach((cell, j) => {
-        if (cell !== null && typeof cell === "object" && "formula" in cell)
-          row[j] = { formula: cell.formula, result: null };
-      });
-  for (const f of copy.sheets[0].noteFormulas ?? []) copy.sheets[0].notes[f.note] = "";
+  const copy = withoutCachedValues(plan);
   const capacity = table(copy, "Capacity");
   const col = capacity.columns.findIndex((c) => c.key === "rate");
   for (const row of capacity.rows) row[col] = (row[col] as number) * factor;
