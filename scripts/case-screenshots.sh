@@ -1,7 +1,7 @@
 #!/bin/sh
 # The case sheet as LibreOffice draws it, for docs/case.md: examples/nfs-vs-fc-70k-iops.json through
 # `caplab case`, converted to PDF by soffice, rendered by pdftoppm and cropped (Python Pillow) to the
-# top of the sheet (title, conclusion, recommendation, notes, costs) and to the tornado chart.
+# top of page 1 (title, conclusion, recommendation, costs) and to the tornado chart (found by its frame).
 # Needs: npm run build:cli, soffice, pdftoppm, python3 with Pillow.
 set -e
 out=docs/screenshots
@@ -15,9 +15,18 @@ from PIL import Image, ImageOps
 tmp, out = sys.argv[1], sys.argv[2]
 im = Image.open(sorted(glob.glob(tmp + "/page*.png"))[0]).convert("RGB")
 x0, y0, x1, y1 = ImageOps.invert(im.convert("L")).getbbox()
-w, h = x1 - x0, y1 - y0
-im.crop((x0, y0, x0 + int(w * 0.55), y0 + int(h * 0.42))).save(out + "/case-sheet-top.png", optimize=True)
-im.crop((x0, y0 + int(h * 0.85), x0 + int(w * 0.205), y1)).save(out + "/case-sheet-tornado.png", optimize=True)
+w = x1 - x0
+px = im.load()
+def gray(p):
+    return 180 < p[0] < 240 and max(p) - min(p) < 8
+# The chart's frame: rows where a light-grey line spans over 40 % of the content's width.
+lines = [y for y in range(y0, y1) if sum(gray(px[x, y]) for x in range(x0, x1, 2)) * 2 > 0.4 * w]
+if not lines:
+    sys.exit("no chart frame found on page 1")
+top, bottom = lines[0], lines[-1]
+xs = [x for x in range(x0, x1) if gray(px[x, top])]
+im.crop((x0, y0, x1, top - 10)).save(out + "/case-sheet-top.png", optimize=True)
+im.crop((min(xs), top, max(xs) + 1, bottom + 1)).save(out + "/case-sheet-tornado.png", optimize=True)
 PY
 rm -rf "$tmp"
 echo "wrote $out/case-sheet-top.png $out/case-sheet-tornado.png"
