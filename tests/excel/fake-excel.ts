@@ -79,9 +79,22 @@ interface Page {
  * sheet), {@link values}, and {@link cells}, a read/write Map-like view keyed "row,col" (iteration
  * in row-major order).
  */
+/**
+ * A sheet's page layout as the add-in set it (ExcelApi 1.9, `Worksheet.pageLayout` and
+ * `horizontalPageBreaks`): orientation, zoom, print area (A1, this sheet) and the rows page breaks
+ * come before (0-based).
+ */
+export interface FakePrint {
+  orientation?: "Portrait" | "Landscape";
+  zoom?: { scale?: number; horizontalFitToPages?: number; verticalFitToPages?: number };
+  printArea?: string;
+  pageBreakRows: number[];
+}
+
 export class FakeSheet {
   charts: FakeChart[] = [];
   frozenRows = 0;
+  print: FakePrint = { pageBreakRows: [] };
   columnWidths = new Map<number, number>();
   private readonly pages = new Map<number, Page>();
   private readonly formatCodes = new Map<string, number>([["General", 0]]);
@@ -973,6 +986,49 @@ function sheetRef(name: string): string {
     : `'${name.replace(/'/g, "''")}'`;
 }
 
+/**
+ * `Worksheet.pageLayout` (ExcelApi 1.9), the parts the add-in sets, as strict as Excel's reference
+ * (learn.microsoft.com/javascript/api/excel/excel.pagelayout): `orientation` is "Portrait" or
+ * "Landscape" (`Excel.PageOrientation`); `zoom.scale` is a print scale "between 10 and 400", and
+ * goes with neither fit-to-pages count (PageLayoutZoomOptions); `setPrintArea` takes an A1 range
+ * of this sheet.
+ */
+class PageLayoutProxy {
+  constructor(
+    private readonly ctx: Context,
+    private readonly sheet: WorksheetProxy,
+  ) {}
+  set orientation(o: string) {
+    this.ctx.push({ pageOrientation: o }, () => {
+      if (o !== "Portrait" && o !== "Landscape")
+        throw excelError("InvalidArgument", `orientation must be Portrait or Landscape, got ${o}`);
+      this.sheet.model().print.orientation = o;
+    });
+  }
+  get orientation(): string {
+    throw new Error("pageLayout.orientation read before load() and sync() (PropertyNotLoaded)");
+  }
+  set zoom(z: { scale?: number; horizontalFitToPages?: number; verticalFitToPages?: number }) {
+    this.ctx.push({ pageZoom: z }, () => {
+      const fits = z.horizontalFitToPages !== undefined || z.verticalFitToPages !== undefined;
+      if (z.scale !== undefined && (!Number.isFinite(z.scale) || z.scale < 10 || z.scale > 400))
+        throw excelError("InvalidArgument", `zoom.scale must be between 10 and 400, got ${z.scale}`);
+      if (z.scale !== undefined && fits)
+        throw excelError("InvalidArgument", "zoom.scale cannot be set with a fit-to-pages count");
+      this.sheet.model().print.zoom = { ...z };
+    });
+  }
+  get zoom(): { scale?: number } {
+    throw new Error("pageLayout.zoom read before load() and sync() (PropertyNotLoaded)");
+  }
+  setPrintArea(printArea: string | RangeProxy): void {
+    const range = typeof printArea === "string" ? this.sheet.getRange(printArea) : printArea;
+    this.ctx.push({ setPrintArea: range.address }, () => {
+      this.sheet.model().print.printArea = range.address.slice(range.address.lastIndexOf("!") + 1);
+    });
+  }
+}
+
 class WorksheetProxy {
   readonly tables: TablesProxy;
   readonly charts: {
@@ -981,6 +1037,8 @@ class WorksheetProxy {
     items: ChartReader[];
   };
   readonly freezePanes: { freezeRows: (n: number) => void };
+  readonly pageLayout: PageLayoutProxy;
+  readonly horizontalPageBreaks: { add: (pageBreakRange: string | RangeProxy) => void };
   /** True when got by getItemOrNullObject for a sheet that does not exist (known after sync). */
   isNullObject = false;
   constructor(
@@ -999,6 +1057,17 @@ class WorksheetProxy {
     this.charts = charts;
     this.freezePanes = {
       freezeRows: (n: number) => ctx.push({ freezeRows: n }, () => (this.model().frozenRows = n)),
+    };
+    this.pageLayout = new PageLayoutProxy(ctx, this);
+    // PageBreakCollection.add (ExcelApi 1.9): "adds a page break before the top-left cell of the range".
+    this.horizontalPageBreaks = {
+      add: (pageBreakRange) => {
+        const range = typeof pageBreakRange === "string" ? this.getRange(pageBreakRange) : pageBreakRange;
+        ctx.push({ addPageBreak: range.address }, () => {
+          const rows = this.model().print.pageBreakRows;
+          if (!rows.includes(range.row)) rows.push(range.row);
+        });
+      },
     };
   }
   /** Worksheet.load("name"): the name is known here already; the request is logged as Excel would get it. */
@@ -1588,6 +1657,7 @@ export function createFakeHost(options: FakeHostOptions = {}): FakeHost {
   workbook.functions = registered;
   const Excel = {
     WorksheetPositionType: { end: "End" },
+    PageOrientation: { portrait: "Portrait", landscape: "Landscape" },
     RangeCopyType: { values: "Values" },
     /** ExcelApi 1.8: opens a new workbook from a file; here the file is kept for the test to read. */
     createWorkbook: async (base64: string): Promise<void> => {
