@@ -12,7 +12,7 @@ import ExcelJS from "exceljs";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { convert, findSoffice, recalculatingProfile, xlsxValues } from "./libreoffice";
+import { convert, findSoffice, recalculatingProfile, withoutCachedValues, xlsxValues } from "./libreoffice";
 import { casePlanFromJson } from "../../src/case/case-plan";
 import { renderXlsx } from "../../src/report/xlsx";
 import type { WorkbookPlan } from "../../src/workbook/plan";
@@ -161,7 +161,7 @@ describeUnless(
       const files = await Promise.all(
         cases.map(async (c) => {
           const f = path.join(dir, `${c.name}.xlsx`);
-          fs.writeFileSync(f, await renderXlsx(withoutCachedResults(c.plan)));
+          fs.writeFileSync(f, await renderXlsx(withoutCachedValues(c.plan)));
           return f;
         }),
       );
@@ -194,7 +194,7 @@ describeUnless(
       const files = await Promise.all(
         built.map(async (plan, k) => {
           const f = path.join(dir, `big${k}.xlsx`);
-          fs.writeFileSync(f, await renderXlsx(withoutCachedResults(plan)));
+          fs.writeFileSync(f, await renderXlsx(withoutCachedValues(plan)));
           return f;
         }),
       );
@@ -209,18 +209,3 @@ describeUnless(
     }, 600_000);
   },
 );
-
-/** The plan with every cached formula result removed: what Calc shows is its own calculation. */
-function withoutCachedResults(plan: WorkbookPlan): WorkbookPlan {
-  const copy = structuredClone(plan);
-  for (const sheet of copy.sheets) {
-    for (const t of sheet.tables)
-      for (const row of t.rows)
-        row.forEach((cell, j) => {
-          if (cell !== null && typeof cell === "object" && "formula" in cell)
-            row[j] = { formula: cell.formula, result: null };
-        });
-    for (const f of sheet.noteFormulas ?? []) sheet.notes[f.note] = "";
-  }
-  return copy;
-}
