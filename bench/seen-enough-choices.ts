@@ -7,7 +7,7 @@
  * `npx tsx bench/seen-enough-choices.ts` (a few minutes; `--reps N`, `--choice TEXT`, `--cell TEXT` to
  * re-run a few cells with more runs); docs/seen-enough.md quotes the table.
  */
-import seedrandom from "seedrandom";
+import { MU, seriesOf } from "./seen-enough-series";
 import {
   SEEN_ENOUGH_DEFAULTS,
   STEADY_STATE_TUNING,
@@ -15,8 +15,6 @@ import {
   type SteadyStateTuning,
 } from "../src/core/seen-enough";
 
-const MU = 1000;
-const SD = 80;
 const CAP = 1200;
 const args = process.argv.slice(2);
 const arg = (name: string): string | undefined => {
@@ -41,20 +39,7 @@ const LEVEL: Shape = { label: "level +20 % until 80", offset: (i) => (i < 80 ? 0
 
 /** The bench's series: the same seeds, so the same runs as `npm run bench:seen-enough`. */
 function series(shape: Shape, rho: number, rep: number): number[] {
-  const rng = seedrandom(`caplab-seen-enough|${shape.label}|${rho}|${rep}`);
-  const normal = (): number => {
-    const u = 1 - rng();
-    const v = rng();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
-  const sigmaE = SD * Math.sqrt(1 - rho * rho);
-  const x: number[] = [];
-  let dev = normal() * SD;
-  for (let i = 0; i < CAP; i++) {
-    x.push(MU * (1 + shape.offset(i)) + dev);
-    dev = rho * dev + sigmaE * normal();
-  }
-  return x;
+  return seriesOf(shape.label, shape.offset, rho, rep, CAP);
 }
 
 const CHOICES: { label: string; tuning: SteadyStateTuning }[] = [

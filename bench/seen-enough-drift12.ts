@@ -17,7 +17,7 @@
  * by "|"), `--cell TEXT` (columns whose label contains TEXT).
  * Run: `npx tsx bench/seen-enough-drift12.ts --section variants --reps 200`.
  */
-import seedrandom from "seedrandom";
+import { MU, seriesOf } from "./seen-enough-series";
 import {
   lag1Autocorrelation,
   SEEN_ENOUGH_DEFAULTS,
@@ -29,8 +29,6 @@ import {
   type SteadyStateVerdict,
 } from "../src/core/seen-enough";
 
-const MU = 1000;
-const SD = 80;
 const CAP = 1200;
 const ACCURACY = 0.05;
 const FLOOR = STEADY_STATE_TUNING.minWindow;
@@ -59,20 +57,7 @@ const DRIFT12 = "drift −12 % over 150";
 function series(label: string, rho: number, rep: number, length = CAP): number[] {
   const offset = SHAPES.get(label);
   if (offset === undefined) throw new Error(`unknown class ${label}`);
-  const rng = seedrandom(`caplab-seen-enough|${label}|${rho}|${rep}`);
-  const normal = (): number => {
-    const u = 1 - rng();
-    const v = rng();
-    return Math.sqrt(-2 * Math.log(u)) * Math.cos(2 * Math.PI * v);
-  };
-  const sigmaE = SD * Math.sqrt(1 - rho * rho);
-  const x: number[] = [];
-  let dev = normal() * SD;
-  for (let i = 0; i < length; i++) {
-    x.push(MU * (1 + offset(i)) + dev);
-    dev = rho * dev + sigmaE * normal();
-  }
-  return x;
+  return seriesOf(label, offset, rho, rep, length);
 }
 
 const covers = (level: number): boolean => Math.abs(level - MU) <= ACCURACY * MU;
